@@ -1,0 +1,46 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+PORT ?= 8000
+HOST ?= 127.0.0.1
+DJANGO_SETTINGS_MODULE ?= config.settings.local
+export DJANGO_SETTINGS_MODULE
+
+.PHONY: run test lint format migrate e2e clean bench
+
+$(VENV)/bin/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.base-installed: requirements/base.txt | $(VENV)/bin/activate
+	$(PIP) install --quiet -r requirements/base.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements/base.txt requirements/dev.txt | $(VENV)/bin/activate
+	$(PIP) install --quiet -r requirements/dev.txt
+	touch $@ $(VENV)/.base-installed
+
+run: $(VENV)/.base-installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	@echo "Serving on http://$(HOST):$(PORT)/"
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: $(VENV)/.dev-installed
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+migrate: $(VENV)/.base-installed
+	$(PY) manage.py migrate --noinput
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 test-db.sqlite3 .pytest_cache

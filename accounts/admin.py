@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from .models import User
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    fieldsets = (*UserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}))
+    list_display = ("username", "display_name", "email", "is_staff", "date_joined")

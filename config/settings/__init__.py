@@ -1,0 +1,1 @@
+"""Settings package: base.py holds everything; local, test and production adjust it."""

@@ -1,0 +1,146 @@
+"""The game websocket at /ws/games/<id>/: parse, authorise, call one service, reply.
+
+The protocol is written down in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import selectors, services
+from games.broadcast import group_name
+from games.errors import BadRequest, Forbidden, GameError, NotFound
+
+logger = logging.getLogger(__name__)
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: int
+    group: str
+
+    # --- connection ------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = group_name(self.game_id)
+        self.joined = False
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        # Join the group before reading the snapshot so that no event falls between the two; an event
+        # the snapshot already holds arrives with an old seq and the client drops it.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            snapshot = await database_sync_to_async(services.connection_open)(
+                game_id=self.game_id, user=self.user, channel_name=self.channel_name
+            )
+        except (NotFound, Forbidden) as exc:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=CLOSE_NOT_FOUND if isinstance(exc, NotFound) else CLOSE_FORBIDDEN)
+            return
+        self.joined = True
+        await self.accept()
+        await self.send_json(snapshot)
+        await self._announce_presence(online=True, connected=snapshot["connected"])
+
+    async def disconnect(self, code: int) -> None:
+        if not getattr(self, "joined", False):
+            return
+        self.joined = False
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        connected = await database_sync_to_async(services.connection_close)(
+            channel_name=self.channel_name, user=self.user
+        )
+        await self._announce_presence(online=False, connected=connected)
+
+    async def _announce_presence(self, *, online: bool, connected: list[str]) -> None:
+        payload = {"type": "presence", "user": self.user.username, "online": online, "connected": connected}
+        try:
+            await self.channel_layer.group_send(self.group, {"type": "game.message", "payload": payload})
+        except Exception:
+            logger.warning("presence broadcast for game %s failed", self.game_id, exc_info=True)
+
+    # --- incoming frames -------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self.send_error("binary", "Binary frames are not understood; send JSON text.")
+            return
+        if len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
+            await self.send_error(
+                "too_large", f"Messages may be at most {settings.WS_MAX_MESSAGE_BYTES} bytes."
+            )
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("bad_json", "That message is not valid JSON.")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.send_error("bad_message", "A message must be a JSON object with a type.")
+            return
+        handler = self.HANDLERS.get(message["type"])
+        if handler is None:
+            await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
+            return
+        client_id = message.get("id") if isinstance(message.get("id"), str) else None
+        try:
+            await handler(self, message)
+        except GameError as exc:
+            await self.send_error(exc.code, exc.message, client_id)
+        except Exception:
+            logger.exception("game %s: unhandled error on %r", self.game_id, message.get("type"))
+            await self.send_error("server_error", "Something went wrong on the server; try again.", client_id)
+
+    async def on_action(self, message: dict) -> None:
+        client_id = message.get("id")
+        if not isinstance(client_id, str) or not client_id:
+            raise BadRequest("An action needs an id: a string of 1 to 64 characters.")
+        outcome = await database_sync_to_async(services.game_apply_action)(
+            game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
+        )
+        await self.send_json(
+            {"type": "ack", "id": client_id, "seq": outcome.seq, "duplicate": outcome.duplicate}
+        )
+
+    async def on_sync(self, message: dict) -> None:
+        seq = message.get("seq", 0)
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise BadRequest("sync needs seq: the last sequence number you have (0 for none).")
+        snapshot = await database_sync_to_async(self._snapshot_since)(seq)
+        await self.send_json(snapshot)
+
+    def _snapshot_since(self, seq: int) -> dict:
+        from games.models import Game
+
+        game = Game.objects.select_related("creator").get(pk=self.game_id)
+        return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
+
+    async def on_ping(self, message: dict) -> None:
+        await database_sync_to_async(services.connection_seen)(channel_name=self.channel_name, user=self.user)
+        await self.send_json({"type": "pong"})
+
+    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping}
+
+    # --- outgoing --------------------------------------------------------------------------
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
+        await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
+
+    # --- channel-layer handlers ------------------------------------------------------------
+
+    async def game_message(self, event: dict) -> None:
+        await self.send_json(event["payload"])

@@ -1,0 +1,47 @@
+"""Selectors for the lobby pages: open tables, games waiting for a player, a player's games."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from games.models import Game
+
+
+def _with_seats(qs: QuerySet) -> QuerySet:
+    return qs.select_related("creator", "group").prefetch_related("seats__user")
+
+
+def games_waiting_for(user) -> QuerySet:
+    """Games being played in which it is this player's turn, the longest waiting first."""
+    return _with_seats(
+        Game.objects.filter(status=Game.Status.PLAYING, seats__user=user, state__current=user.username)
+    ).order_by("turn_started_at")
+
+
+def open_games_for(user) -> QuerySet:
+    """Tables still taking players that this user may join: public ones and their groups' ones."""
+    visible = Q(group__isnull=True) | Q(group__memberships__user=user)
+    return (
+        _with_seats(Game.objects.filter(visible, status=Game.Status.OPEN))
+        .annotate(taken=Count("seats", distinct=True))
+        .order_by("-created_at")
+        .distinct()[:50]
+    )
+
+
+def my_games(user) -> dict:
+    mine = Game.objects.filter(seats__user=user)
+    return {
+        "your_turn": list(games_waiting_for(user)),
+        "playing": list(
+            _with_seats(
+                mine.filter(status=Game.Status.PLAYING).exclude(state__current=user.username)
+            ).order_by("-turn_started_at")
+        ),
+        "waiting": list(_with_seats(mine.filter(status=Game.Status.OPEN)).order_by("-created_at")),
+        "finished": list(
+            _with_seats(mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])).order_by(
+                "-finished_at"
+            )[:20]
+        ),
+    }

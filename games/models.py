@@ -1,0 +1,128 @@
+"""Persistence of games: the game row with its engine state, its seats, and the append-only action log.
+
+The engine state on the game row is a cache of the log: replaying every Action through the engine from
+`new_game` must give it exactly (see services.game_verify_replay).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games import rules
+
+KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    kind = models.CharField(max_length=32, choices=KIND_CHOICES)
+    # Engine options (Farkle goal and dice) as given to new_game; platform options live in their own fields.
+    options = models.JSONField(default=dict, blank=True)
+    max_seats = models.PositiveSmallIntegerField(default=2)
+    absence_limit = models.PositiveIntegerField(
+        default=120, help_text="Seconds the player to move may be away before others may skip the turn."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    group = models.ForeignKey(
+        "dicegroups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last event.")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["kind", "status", "finished_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def engine(self):
+        return rules.get(self.kind)
+
+    @property
+    def is_solo(self) -> bool:
+        return self.max_seats == 1
+
+    @property
+    def channel_group(self) -> str:
+        return f"game.{self.pk}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # PROTECT: a player's games and statistics outlive anything else that happens to the account.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+    final_score = models.IntegerField(null=True, blank=True)
+    winner = models.BooleanField(default=False)
+    laps = models.PositiveIntegerField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.game_id}:{self.position}"
+
+
+class Action(models.Model):
+    """One accepted action: append-only; (game, seq) has no gap and no duplicate."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="actions")
+    client_id = models.CharField(max_length=64)
+    action = models.JSONField()
+    dice = models.JSONField(default=list, help_text="Every roll the server made for this action, in order.")
+    result = models.JSONField(default=dict, help_text="The engine's last_event after the action.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
+            models.UniqueConstraint(fields=["game", "seat", "client_id"], name="action_unique_client_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.action.get('type')}"
+
+
+class Connection(models.Model):
+    """An open websocket watching a game: presence that survives across server processes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"

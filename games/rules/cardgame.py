@@ -1,0 +1,402 @@
+"""Turn mechanics shared by the three card games: seats, rolls and holds, scoring turns, resign and skip.
+
+Each game module describes itself with a ``CardRules``: its boxes, how dice score, where a score lands
+and how a card adds up; this module does everything else the contract asks for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from .dice import Dice, check_indices, is_five_of_a_kind, reroll
+from .errors import IllegalAction
+
+DICE = 5
+MAX_ROLLS = 3
+COLUMNS = (1, 2, 3)
+MAX_PLAYERS = 6
+
+# Every hold a re-roll may name: sorted index lists, never all five (nothing would be rolled).
+HOLDS: tuple[tuple[int, ...], ...] = tuple(h for k in range(DICE) for h in combinations(range(DICE), k))
+
+_ACTION_KEYS = {
+    "roll": frozenset({"type", "hold"}),
+    "score": frozenset({"type", "box", "column"}),
+    "resign": frozenset({"type"}),
+    "skip": frozenset({"type"}),
+}
+
+
+class Placement(NamedTuple):
+    """Where a score goes: the picked box, the column it lands in, its raw value and any bonus."""
+
+    box: str
+    picked: int | None
+    column: int | None
+    value: int
+    bonus: int = 0
+    note: str = ""
+    phrase: str | None = None  # replaces "scored N in BOX" in the event text (waste boxes)
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """What a card game plugs into the shared turn mechanics."""
+
+    slug: str
+    name: str
+    boxes: tuple[str, ...]
+    labels: Mapping[str, str]
+    columns: bool
+    new_card: Callable[[], dict]
+    score: Callable[[str, Sequence], int]
+    # (card, box, picked column, value, five of a kind) -> Placement; IllegalAction if not allowed.
+    resolve: Callable[[dict, str, int | None, int, bool], Placement]
+    # (card, placement, dice or None for a skip) -> extra event text; updates the card in place.
+    write: Callable[[dict, Placement, list | None], str]
+    skip_placement: Callable[[dict], Placement]
+    faces: Callable[[list], list[int]] = list
+    normalize_die: Callable[[Any], Any] = int
+    die_text: Callable[[Any], str] = str
+    _table: Callable[[tuple], dict[str, int]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        score, boxes = self.score, self.boxes
+
+        # legal_actions and preview score every box for the same dice over and over; few distinct
+        # rolls come up in a game, so a small cache makes bots and benchmarks several times faster.
+        @lru_cache(maxsize=4096)
+        def table(key: tuple) -> dict[str, int]:
+            return {box: score(box, key) for box in boxes}
+
+        object.__setattr__(self, "_table", table)
+
+    def values(self, dice: list) -> dict[str, int]:
+        """Every box's value for ``dice``; the dict is shared, so do not change it."""
+        # No box depends on the order of the dice, so sorting lets every permutation share an entry.
+        return self._table(tuple(sorted(tuple(d) if isinstance(d, list) else d for d in dice)))
+
+
+# --- state -----------------------------------------------------------------------------------------
+
+
+def _clone(value: Any) -> Any:
+    # A plain recursive copy: several times faster than copy.deepcopy on these small JSON trees.
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value
+
+
+def _with_card(state: dict, player: str) -> tuple[dict, dict]:
+    """A new state whose card for ``player`` is a fresh copy the caller may change.
+
+    States are never changed after apply returns them, so the new state shares every part that
+    this action leaves alone (other cards, the seat list) instead of copying the whole tree.
+    """
+    new = dict(state)
+    new["cards"] = dict(state["cards"])
+    card = new["cards"][player] = _clone(state["cards"][player])
+    return new, card
+
+
+def new_game(rules: CardRules, players: Any, options: Any = None) -> dict:
+    if options is not None:
+        if not isinstance(options, Mapping):
+            raise IllegalAction("Game options must be a mapping.")
+        if options:
+            names = ", ".join(sorted(repr(k) for k in options))
+            raise IllegalAction(f"{rules.name} has no options (got {names}).")
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise IllegalAction("The players must be a list of names.")
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise IllegalAction(f"{rules.name} needs 1 to {MAX_PLAYERS} players.")
+    if not all(isinstance(p, str) and p for p in players):
+        raise IllegalAction("Every player must be a non-empty string.")
+    if len(set(players)) != len(players):
+        raise IllegalAction("A player cannot take two seats.")
+    players = list(players)
+    return {
+        "slug": rules.slug,
+        "players": players,
+        "current": players[0],
+        "resigned": [],
+        "over": False,
+        "turn": 0,
+        "roll": 0,
+        "dice": [],
+        "held": [],
+        "cards": {p: rules.new_card() for p in players},
+        "last_event": None,
+    }
+
+
+def current_player(state: dict) -> str | None:
+    return state["current"]
+
+
+def is_over(state: dict) -> bool:
+    return state["over"]
+
+
+def scores(state: dict) -> dict[str, int]:
+    return {p: state["cards"][p]["total"] for p in state["players"]}
+
+
+def winners(state: dict) -> list[str]:
+    if not state["over"]:
+        return []
+    alive = [p for p in state["players"] if p not in state["resigned"]]
+    if not alive:
+        return []
+    best = max(state["cards"][p]["total"] for p in alive)
+    return [p for p in alive if state["cards"][p]["total"] == best]
+
+
+def _advance(state: dict, after: str) -> None:
+    """Start the next turn with the next player after ``after`` who still has boxes to fill."""
+    state["roll"] = 0
+    state["dice"] = []
+    state["held"] = []
+    players = state["players"]
+    start = players.index(after)
+    for step in range(1, len(players) + 1):
+        p = players[(start + step) % len(players)]
+        if p not in state["resigned"] and not state["cards"][p]["complete"]:
+            state["current"] = p
+            return
+    state["current"] = None
+    state["over"] = True
+
+
+def _ending(state: dict) -> str:
+    if not state["over"]:
+        return ""
+    won = winners(state)
+    if not won:
+        return " The game is over with no winner."
+    if len(won) == 1:
+        return f" The game is over; {won[0]} wins."
+    return f" The game is over; {', '.join(won[:-1])} and {won[-1]} share the win."
+
+
+# --- actions ---------------------------------------------------------------------------------------
+
+
+def _check_action(rules: CardRules, state: dict, player: Any, action: Any) -> str:
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a JSON object with a type.")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+        raise IllegalAction(f"{rules.name} has no action of type {kind!r}.")
+    if kind == "score" and not rules.columns and "column" in action:
+        raise IllegalAction(f"{rules.name} has no columns; leave out the column.")
+    extra = set(action) - _ACTION_KEYS[kind]
+    if extra:
+        raise IllegalAction(f"A {kind} action has no field {sorted(extra)[0]!r}.")
+    if state.get("slug") != rules.slug:
+        raise IllegalAction(f"This is not a {rules.name} game.")
+    if not isinstance(player, str) or player not in state["players"]:
+        raise IllegalAction(f"{player!r} has no seat in this game.")
+    if state["over"]:
+        raise IllegalAction("The game is over.")
+    return kind
+
+
+def apply(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) -> dict:
+    kind = _check_action(rules, state, player, action)
+    if kind == "resign":
+        return _resign(state, player)
+    if kind == "skip":
+        return _skip(rules, state, player)
+    if player != state["current"]:
+        raise IllegalAction("It is not your turn.")
+    if kind == "roll":
+        return _roll(rules, state, player, action, dice)
+    return _score(rules, state, player, action)
+
+
+def _roll(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) -> dict:
+    rolled = state["roll"]
+    if rolled >= MAX_ROLLS:
+        raise IllegalAction("You have used all three rolls; choose a box.")
+    # A missing hold means "hold nothing", the shape of every first roll.
+    hold = action.get("hold", [])
+    if rolled == 0:
+        if not isinstance(hold, list):
+            check_indices(hold, DICE)
+        if hold:
+            raise IllegalAction("Roll the dice first; there are no dice to hold yet.")
+        hold = []
+        fresh = reroll([None] * DICE, hold, dice)
+    else:
+        hold = check_indices(hold, DICE)
+        fresh = reroll(state["dice"], hold, dice)
+    new = dict(state)
+    new["dice"] = [rules.normalize_die(d) for d in fresh]
+    new["held"] = hold
+    new["roll"] = rolled + 1
+    shown = ", ".join(rules.die_text(d) for d in new["dice"])
+    if rolled == 0:
+        text = f"{player} rolled {shown}."
+    elif hold:
+        count = f"{len(hold)} {'die' if len(hold) == 1 else 'dice'}"
+        text = f"{player} held {count} and rolled again: {shown} (roll {rolled + 1} of {MAX_ROLLS})."
+    else:
+        text = f"{player} rolled all five dice again: {shown} (roll {rolled + 1} of {MAX_ROLLS})."
+    new["last_event"] = {
+        "player": player,
+        "type": "roll",
+        "dice": _clone(new["dice"]),
+        "held": list(hold),
+        "roll": rolled + 1,
+        "points": 0,
+        "text": text,
+    }
+    return new
+
+
+def _check_choice(rules: CardRules, action: dict) -> tuple[str, int | None]:
+    box = action.get("box")
+    if not isinstance(box, str) or box not in rules.labels:
+        raise IllegalAction(f"There is no box called {box!r} in {rules.name}.")
+    if not rules.columns:
+        return box, None
+    if "column" not in action:
+        raise IllegalAction("Choose a column: 1, 2 or 3.")
+    column = action["column"]
+    if isinstance(column, bool) or not isinstance(column, int) or column not in COLUMNS:
+        raise IllegalAction(f"There is no column {column!r}; the columns are 1, 2 and 3.")
+    return box, column
+
+
+def _where(rules: CardRules, placement: Placement) -> str:
+    label = rules.labels[placement.box]
+    return label if placement.column is None else f"{label}, column {placement.column}"
+
+
+def _score(rules: CardRules, state: dict, player: str, action: dict) -> dict:
+    if state["roll"] == 0:
+        raise IllegalAction("Roll the dice first.")
+    box, column = _check_choice(rules, action)
+    dice = state["dice"]
+    five = is_five_of_a_kind(rules.faces(dice))
+    placement = rules.resolve(state["cards"][player], box, column, rules.values(dice)[box], five)
+    new, card = _with_card(state, player)
+    note = rules.write(card, placement, dice)
+    new["turn"] += 1
+    _advance(new, player)
+    if placement.phrase is not None:
+        text = f"{player} {placement.phrase}."
+    else:
+        text = f"{player} scored {placement.value} in {_where(rules, placement)}."
+    new["last_event"] = {
+        "player": player,
+        "type": "score",
+        "box": placement.box,
+        "column": placement.column,
+        "picked": placement.picked,
+        "points": placement.value,
+        "dice": _clone(dice),
+        "five_of_a_kind": five,
+        "bonus": placement.bonus,
+        "text": text + placement.note + note + _ending(new),
+    }
+    return new
+
+
+def _resign(state: dict, player: str) -> dict:
+    if player in state["resigned"]:
+        raise IllegalAction("You have already resigned.")
+    new = dict(state)
+    new["resigned"] = [*state["resigned"], player]
+    if new["current"] == player:
+        _advance(new, player)
+    new["last_event"] = {
+        "player": player,
+        "type": "resign",
+        "dice": [],
+        "points": 0,
+        "text": f"{player} resigned." + _ending(new),
+    }
+    return new
+
+
+def _skip(rules: CardRules, state: dict, player: str) -> dict:
+    if player in state["resigned"]:
+        raise IllegalAction("You have resigned, so you cannot skip a turn.")
+    absent = state["current"]
+    if player == absent:
+        raise IllegalAction("You cannot skip your own turn; choose a box instead.")
+    new, card = _with_card(state, absent)
+    placement = rules.skip_placement(card)
+    note = rules.write(card, placement, None)
+    new["turn"] += 1
+    _advance(new, absent)
+    new["last_event"] = {
+        "player": absent,
+        "type": "skip",
+        "by": player,
+        "box": placement.box,
+        "column": placement.column,
+        "picked": placement.picked,
+        "points": placement.value,
+        "dice": [],
+        "five_of_a_kind": False,
+        "bonus": 0,
+        "text": f"{player} skipped {absent}'s turn; {_where(rules, placement)} is scratched."
+        + note
+        + _ending(new),
+    }
+    return new
+
+
+# --- queries ---------------------------------------------------------------------------------------
+
+
+def choices(rules: CardRules, state: dict) -> list[Placement]:
+    """Every legal score for the current player with the current dice (none before the first roll)."""
+    if state["over"] or state["roll"] == 0:
+        return []
+    card = state["cards"][state["current"]]
+    dice = state["dice"]
+    five = is_five_of_a_kind(rules.faces(dice))
+    picks = COLUMNS if rules.columns else (None,)
+    out = []
+    for box, value in rules.values(dice).items():
+        for column in picks:
+            try:
+                out.append(rules.resolve(card, box, column, value, five))
+            except IllegalAction:
+                continue
+    return out
+
+
+def legal_actions(rules: CardRules, state: dict) -> list[dict]:
+    if state["over"]:
+        return []
+    if state["roll"] == 0:
+        return [{"type": "roll", "hold": []}]
+    actions: list[dict] = []
+    if state["roll"] < MAX_ROLLS:
+        actions.extend({"type": "roll", "hold": list(h)} for h in HOLDS)
+    for p in choices(rules, state):
+        action = {"type": "score", "box": p.box}
+        if rules.columns:
+            action["column"] = p.picked
+        actions.append(action)
+    return actions
+
+
+def preview(rules: CardRules, state: dict) -> dict:
+    return {
+        "boxes": [
+            {"box": p.box, "column": p.picked, "value": p.value, "lands": p.column}
+            for p in choices(rules, state)
+        ]
+    }

@@ -1,0 +1,104 @@
+"""Dice arithmetic shared by the engines: counting faces, straights, sums, re-rolls.
+
+Only logic that is really the same in several games lives here; each game's own
+scoring stays in its module.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .errors import IllegalAction
+
+Dice = Callable[[int], list]
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+def counts(faces: Iterable[int]) -> Counter[int]:
+    """How many dice show each face."""
+    return Counter(faces)
+
+
+def most_of_a_kind(faces: Sequence[int]) -> int:
+    """The size of the largest group of equal faces (0 for no dice)."""
+    c = counts(faces)
+    return max(c.values()) if c else 0
+
+
+def is_n_of_a_kind(faces: Sequence[int], n: int) -> bool:
+    return most_of_a_kind(faces) >= n
+
+
+def is_five_of_a_kind(faces: Sequence[int]) -> bool:
+    return len(faces) == 5 and len(set(faces)) == 1
+
+
+def sum_of_face(faces: Iterable[int], face: int) -> int:
+    return sum(f for f in faces if f == face)
+
+
+def contains_run(faces: Iterable[int], run: Iterable[int]) -> bool:
+    """Whether every face of ``run`` shows on at least one die."""
+    return set(run) <= set(faces)
+
+
+def is_full_house(faces: Sequence[int]) -> bool:
+    """Exactly three of one face and two of another (five of a kind is not one)."""
+    return sorted(counts(faces).values()) == [2, 3]
+
+
+def check_indices(indices: Any, n: int, what: str = "die") -> list[int]:
+    """Validate a client's list of dice indices into ``n`` dice; return it sorted.
+
+    Raises IllegalAction for anything but a list of distinct ints in 0..n-1.
+    """
+    if not isinstance(indices, list):
+        raise IllegalAction(f"The {what} positions must be a list.")
+    seen: set[int] = set()
+    for i in indices:
+        # bool is an int subclass; True must not pass for die 1.
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise IllegalAction(f"{what.capitalize()} positions must be whole numbers.")
+        if not 0 <= i < n:
+            raise IllegalAction(f"There is no {what} at position {i}; positions run from 0 to {n - 1}.")
+        if i in seen:
+            raise IllegalAction(f"The {what} at position {i} is named twice.")
+        seen.add(i)
+    return sorted(seen)
+
+
+def reroll(current: list, hold: list[int], dice: Dice) -> list:
+    """Keep the dice at the ``hold`` indices and roll fresh ones for the rest, in place order.
+
+    ``dice`` is called exactly once, with the number of dice rolled (never with 0).
+    """
+    free = [i for i in range(len(current)) if i not in hold]
+    if not free:
+        raise IllegalAction("You held every die; release at least one to roll.")
+    fresh = list(dice(len(free)))
+    if len(fresh) != len(free):
+        raise RuntimeError("the dice source returned the wrong number of dice")
+    out = list(current)
+    for i, value in zip(free, fresh, strict=True):
+        out[i] = value
+    return out
+
+
+COLOURS = ("blue", "red", "pink", "green", "yellow")
+
+
+def make_dice(rng: Any, painted: bool = False) -> Dice:
+    """A ``dice(n)`` source drawing from ``rng`` (a random.Random or secrets.SystemRandom).
+
+    Painted DiceZ dice are ``[face, colour]`` pairs; every other game's are faces.
+    """
+
+    def dice(n: int) -> list:
+        if painted:
+            return [[rng.randint(1, 6), rng.choice(COLOURS)] for _ in range(n)]
+        return [rng.randint(1, 6) for _ in range(n)]
+
+    return dice

@@ -1,0 +1,592 @@
+"""Farkle ("10000"): set scoring dice aside and roll the rest, or bank; the goal ends the round.
+
+Rulings: rules/RULINGS.md section 4; the project's additions: docs/rules-engines.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
+from itertools import combinations
+from typing import Any
+
+from .dice import FACES, Dice, check_indices, counts
+from .errors import IllegalAction
+
+slug = "farkle"
+name = "Farkle (10000)"
+min_players = 1
+max_players = 6
+
+GOALS = (10000, 5000, 3000)
+DICE_COUNTS = (6, 5)
+BANK_MINIMUM = 300
+
+_ACTION_KEYS = {
+    "roll": frozenset({"type", "keep"}),
+    "bank": frozenset({"type", "keep"}),
+    "resign": frozenset({"type"}),
+    "skip": frozenset({"type"}),
+}
+
+State = dict[str, Any]
+
+# ---------------------------------------------------------------------------
+# Scoring
+
+
+def _three(face: int) -> int:
+    return 1000 if face == 1 else face * 100
+
+
+def _combinations() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every combination of the RULINGS table as (count of each face 1..6, value)."""
+    table: dict[tuple[int, ...], int] = {}
+
+    def add(faces: list[int], value: int) -> None:
+        key = tuple(faces.count(f) for f in FACES)
+        # Four of a kind + a pair is also three pairs: the same dice keep the better value.
+        table[key] = max(table.get(key, 0), value)
+
+    add([1], 100)
+    add([5], 50)
+    for f in FACES:
+        t = _three(f)
+        add([f] * 3, t)
+        add([f] * 4, 2 * t)
+        add([f] * 5, 10000 if f == 1 else 5 * t)
+        add([f] * 6, 20000 if f == 1 else 10000)
+        for g in FACES:
+            if g == f:
+                continue
+            add([f] * 3 + [g] * 2, 2 * t)
+            add([f] * 4 + [g] * 2, 2 * (2 * t))
+            add([f] * 4 + [g] * 2, 1000)
+            if g > f:
+                add([f] * 3 + [g] * 3, 2 * (t + _three(g)))
+    for f, g, h in combinations(FACES, 3):
+        add([f, f, g, g, h, h], 1000)
+    add([1, 2, 3, 4, 5, 6], 1000)
+    add([1, 2, 3, 4, 5], 500)
+    add([2, 3, 4, 5, 6], 500)
+    return tuple(table.items())
+
+
+_COMBINATIONS = _combinations()
+
+
+@cache
+def _best(face_counts: tuple[int, ...]) -> int:
+    """Best split of these dice into combinations; -1 when some die cannot be used."""
+    first = next((i for i, n in enumerate(face_counts) if n), None)
+    if first is None:
+        return 0
+    best = -1
+    # Every die must be in some combination, so only those with the lowest face present need trying.
+    for combo, value in _COMBINATIONS:
+        if combo[first] and all(have >= need for have, need in zip(face_counts, combo, strict=True)):
+            rest = _best(tuple(have - need for have, need in zip(face_counts, combo, strict=True)))
+            if rest >= 0:
+                best = max(best, value + rest)
+    return best
+
+
+@cache
+def _score_sorted(faces: tuple[int, ...]) -> int:
+    return max(_best(tuple(faces.count(f) for f in FACES)), 0)
+
+
+def _is_face(f: Any) -> bool:
+    return isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6
+
+
+def score(dice: Iterable[int]) -> int:
+    """The value of setting aside exactly these dice from one roll; 0 if any die does not contribute."""
+    faces = tuple(dice)
+    if not faces or not all(_is_face(f) for f in faces):
+        return 0
+    return _score_sorted(tuple(sorted(faces)))
+
+
+def has_score(dice: Iterable[int]) -> bool:
+    """Whether a roll holds at least one scoring die (False: a Farkle)."""
+    faces = list(dice)
+    c = counts(faces)
+    if c[1] or c[5] or any(n >= 3 for n in c.values()):
+        return True
+    # Every straight holds a 1 or a 5; what is left is three pairs (four of a kind + a pair counts).
+    return len(faces) == 6 and sorted(c.values()) in ([2, 2, 2], [2, 4])
+
+
+@cache
+def _sorted_keeps(faces: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every scoring selection of positions in the sorted roll ``faces``, with its value."""
+    out = []
+    for size in range(1, len(faces) + 1):
+        for idx in combinations(range(len(faces)), size):
+            value = _score_sorted(tuple(faces[i] for i in idx))
+            if value:
+                out.append((idx, value))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _keeps(roll: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every scoring selection of indices of ``roll`` with its value, smallest selections first."""
+    # Cached by the sorted roll (a few hundred of them) and mapped back to this roll's order, as the
+    # 6**6 orders of a roll would not stay in a cache.
+    order = sorted(range(len(roll)), key=roll.__getitem__)
+    out = [
+        (tuple(sorted([order[i] for i in idx])), value)
+        for idx, value in _sorted_keeps(tuple(roll[i] for i in order))
+    ]
+    out.sort(key=lambda keep: (len(keep[0]), keep[0]))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# New game and queries
+
+
+def _check_players(players: Any) -> list[str]:
+    if not isinstance(players, (list, tuple)):
+        raise IllegalAction("The players must be a list of player ids.")
+    if not min_players <= len(players) <= max_players:
+        raise IllegalAction(f"Farkle is for {min_players} to {max_players} players.")
+    if not all(isinstance(p, str) and p for p in players):
+        raise IllegalAction("Every player id must be a non-empty string.")
+    if len(set(players)) != len(players):
+        raise IllegalAction("A player can take only one seat.")
+    return list(players)
+
+
+def _check_options(options: Any) -> tuple[int, int]:
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise IllegalAction("The options must be a mapping.")
+    unknown = sorted(str(k) for k in options if k not in ("goal", "dice"))
+    if unknown:
+        raise IllegalAction(f"Farkle has no option {', '.join(unknown)}; the options are goal and dice.")
+    goal = options.get("goal", GOALS[0])
+    dice_count = options.get("dice", DICE_COUNTS[0])
+    # type() rather than isinstance: True and 6.0 must not pass for a number of points or dice.
+    if type(goal) is not int or goal not in GOALS:
+        raise IllegalAction("The goal must be 10000, 5000 or 3000 points.")
+    if type(dice_count) is not int or dice_count not in DICE_COUNTS:
+        raise IllegalAction("Farkle is played with 6 or 5 dice.")
+    return goal, dice_count
+
+
+def _turn_fields(dice_count: int) -> State:
+    """The per-turn part of the state as it is before a turn's first roll."""
+    return {
+        "dice": [],
+        "dice_left": dice_count,
+        "turn_points": 0,
+        "set_aside": [],
+        "aside": [],
+        "rolls": 0,
+        "hot_dice_count": 0,
+        "confirm_roll": False,
+    }
+
+
+def new_game(players: Any, options: Mapping[str, Any] | None = None) -> State:
+    """A new game; ``options``: ``goal`` 10000 (default), 5000 or 3000, ``dice`` 6 (default) or 5.
+
+    State layout (plain JSON):
+    - ``goal``, ``dice_count``; ``banked`` ``{player: points}``; ``turns_taken`` ``{player: turns}``.
+    - ``laps``: rounds started (the first at once); a round is finished when the last active player in
+      seat order has had their turn. The final figure is the high-score number (lower is better).
+    - ``ending``: an active player has banked the goal, so this round is the last.
+    - the turn: ``dice`` (the latest roll, which ``keep`` indexes; ``[]`` before the first roll),
+      ``dice_left`` (dice not set aside: still to roll, or on the table), ``turn_points``,
+      ``set_aside`` (one list of faces per roll of this turn), ``aside`` (the faces set aside since the
+      last hot dice), ``rolls`` (rolls this turn), ``hot_dice_count`` (times every die scored this turn)
+      and ``confirm_roll`` (the dice on the table are the roll of all dice after hot dice).
+    - ``last_event``: ``player``, ``type`` (roll, farkle, bank, resign, skip), ``dice`` (the dice rolled,
+      else those on the table), ``kept`` (faces set aside), ``points`` (their value), ``turn_points``
+      (the turn's points after setting them aside: banked, lost or still running), ``banked``, ``lost``,
+      ``total`` (the player's banked total), ``farkle``, ``hot_dice`` (this action set every die aside and
+      rolled them all again), ``by`` (who sent a skip) and ``text``.
+    """
+    seats = _check_players(players)
+    goal, dice_count = _check_options(options)
+    return {
+        "slug": slug,
+        "players": seats,
+        "current": seats[0],
+        "resigned": [],
+        "over": False,
+        "turn": 0,
+        "last_event": None,
+        "goal": goal,
+        "dice_count": dice_count,
+        "banked": dict.fromkeys(seats, 0),
+        "turns_taken": dict.fromkeys(seats, 0),
+        "laps": 1,
+        "ending": False,
+        **_turn_fields(dice_count),
+    }
+
+
+def current_player(state: State) -> str | None:
+    return None if state["over"] else state["current"]
+
+
+def scores(state: State) -> dict[str, int]:
+    """Each player's banked points."""
+    return dict(state["banked"])
+
+
+def is_over(state: State) -> bool:
+    return bool(state["over"])
+
+
+def winners(state: State) -> list[str]:
+    """Every player who has not resigned and reached the goal, once the game is over.
+
+    The game ends only at the end of the round in which someone first reached the goal, so these
+    all reached it in the same, fewest, number of laps.
+    """
+    if not state["over"]:
+        return []
+    return [p for p in state["players"] if p not in state["resigned"] and state["banked"][p] >= state["goal"]]
+
+
+def turn_points(state: State) -> int:
+    """The points set aside in the current turn so far."""
+    return state["turn_points"]
+
+
+def legal_actions(state: State) -> list[dict[str, Any]]:
+    """Every roll and bank the current player may make (without resign and skip)."""
+    if state["over"]:
+        return []
+    if not state["rolls"]:
+        return [{"type": "roll", "keep": []}]
+    n = len(state["dice"])
+    points = state["turn_points"]
+    keeps = _keeps(tuple(state["dice"]))
+    rolls = [{"type": "roll", "keep": list(idx)} for idx, _ in keeps]
+    banks = [
+        {"type": "bank", "keep": list(idx)}
+        for idx, value in keeps
+        if len(idx) < n and points + value >= BANK_MINIMUM
+    ]
+    return rolls + banks
+
+
+def preview(state: State) -> dict[str, Any]:
+    """What the current player's screen needs beyond the state.
+
+    ``scoring``: indices of the dice on the table that some scoring selection uses; ``can_roll``,
+    ``can_bank``: whether some roll or bank is legal; ``must_confirm``: every die on the table scores
+    together, so setting them all aside means rolling all dice again (banking then is not allowed);
+    ``first_roll``: the turn has not rolled yet; ``best``: the highest value a selection can take.
+    """
+    out = {
+        "scoring": [],
+        "can_roll": False,
+        "can_bank": False,
+        "must_confirm": False,
+        "first_roll": False,
+        "best": 0,
+        "turn_points": state["turn_points"],
+        "bank_minimum": BANK_MINIMUM,
+    }
+    if state["over"]:
+        return out
+    if not state["rolls"]:
+        out.update(can_roll=True, first_roll=True)
+        return out
+    n = len(state["dice"])
+    keeps = _keeps(tuple(state["dice"]))
+    out.update(
+        scoring=sorted({i for idx, _ in keeps for i in idx}),
+        can_roll=bool(keeps),
+        can_bank=any(len(idx) < n and state["turn_points"] + v >= BANK_MINIMUM for idx, v in keeps),
+        must_confirm=any(len(idx) == n for idx, _ in keeps),
+        best=max((v for _, v in keeps), default=0),
+    )
+    return out
+
+
+def selection_value(state: State, keep: Any) -> int:
+    """The value of setting aside these indices of the latest roll; 0 if invalid or not all scoring."""
+    try:
+        idx = check_indices(keep, len(state["dice"]))
+    except IllegalAction:
+        return 0
+    return score(state["dice"][i] for i in idx)
+
+
+# ---------------------------------------------------------------------------
+# Actions
+
+
+def apply(state: State, player: Any, action: Any, dice: Dice) -> State:
+    """The state after ``player`` takes ``action``; ``state`` is left as it was."""
+    if state["over"]:
+        raise IllegalAction("The game is over.")
+    if not isinstance(action, Mapping):
+        raise IllegalAction("An action must be an object with a type.")
+    kind = action.get("type")
+    if kind not in _ACTION_KEYS:
+        shown = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 30 else ""
+        raise IllegalAction(f"There is no action{shown} in Farkle; roll or bank.")
+    # Like the card games, refuse fields the action does not have rather than ignore a client's mistake.
+    extra = sorted(str(k) for k in action if k not in _ACTION_KEYS[kind])
+    if extra:
+        raise IllegalAction(f"A {kind} action has no field {extra[0]!r}.")
+    if kind == "resign":
+        return _resign(state, player)
+    if kind == "skip":
+        return _skip(state, player)
+    _check_turn(state, player)
+    keep = action.get("keep", [])
+    if not state["rolls"]:
+        if kind == "bank":
+            raise IllegalAction("Roll the dice before you bank.")
+        if not isinstance(keep, list):
+            check_indices(keep, 0)  # raises its own sentence for anything but a list
+        if keep:
+            raise IllegalAction("Nothing can be set aside before the first roll of a turn.")
+        return _roll(state, [], 0, dice)
+    idx = check_indices(keep, len(state["dice"]))
+    if not idx:
+        raise IllegalAction("Set aside at least one scoring die.")
+    faces = [state["dice"][i] for i in idx]
+    value = score(faces)
+    if not value:
+        raise IllegalAction(f"Those dice do not score: {_show(faces)}. Every die set aside must count.")
+    if kind == "roll":
+        return _roll(state, faces, value, dice)
+    return _bank(state, faces, value)
+
+
+def _check_turn(state: State, player: Any) -> None:
+    if player != state["current"]:
+        if player not in state["players"]:
+            raise IllegalAction("You are not playing in this game.")
+        raise IllegalAction(f"It is not your turn; it is {state['current']}'s.")
+
+
+def _copy(state: State) -> State:
+    """A copy deep enough that changing it never touches ``state`` (faster than deepcopy)."""
+    s = dict(state)
+    s["players"] = list(state["players"])
+    s["resigned"] = list(state["resigned"])
+    s["dice"] = list(state["dice"])
+    s["set_aside"] = [list(faces) for faces in state["set_aside"]]
+    s["aside"] = list(state["aside"])
+    s["banked"] = dict(state["banked"])
+    s["turns_taken"] = dict(state["turns_taken"])
+    return s
+
+
+def _laps(n: int) -> str:
+    return "1 lap" if n == 1 else f"{n} laps"
+
+
+def _show(faces: Iterable[int]) -> str:
+    return " ".join(str(f) for f in faces)
+
+
+def _event(s: State, player: str, kind: str, **fields: Any) -> dict[str, Any]:
+    event = {
+        "player": player,
+        "type": kind,
+        "dice": [],
+        "kept": [],
+        "points": 0,
+        "turn_points": 0,
+        "banked": 0,
+        "lost": 0,
+        "total": s["banked"][player],
+        "farkle": False,
+        "hot_dice": False,
+        "text": "",
+    }
+    event.update(fields)
+    return event
+
+
+def _roll_dice(dice: Dice, n: int) -> list[int]:
+    roll = list(dice(n))
+    if len(roll) != n or not all(_is_face(f) for f in roll):
+        raise RuntimeError(f"the dice source returned {roll!r} for {n} dice")
+    return roll
+
+
+def _roll(state: State, faces: list[int], value: int, dice: Dice) -> State:
+    s = _copy(state)
+    player = s["current"]
+    text = ""
+    if faces:
+        s["set_aside"].append(faces)
+        s["aside"].extend(faces)
+        s["turn_points"] += value
+        left = len(state["dice"]) - len(faces)
+        text = f"{player} set aside {_show(faces)} for {value} (turn: {s['turn_points']})"
+    else:
+        left = s["dice_count"]
+    hot = bool(faces) and left == 0
+    if hot:
+        left = s["dice_count"]
+        s["aside"] = []
+        s["hot_dice_count"] += 1
+        text += f": hot dice! {player} rolled all {left} dice again: "
+    elif faces:
+        text += " and rolled "
+    else:
+        text = f"{player} rolled "
+    roll = _roll_dice(dice, left)
+    s["dice"] = roll
+    s["dice_left"] = left
+    s["rolls"] += 1
+    s["confirm_roll"] = hot
+    text += _show(roll) + "."
+    points = s["turn_points"]
+    farkle = not has_score(roll)
+    if farkle:
+        text += f" Farkle! {points} points lost." if points else " Farkle!"
+    s["last_event"] = _event(
+        s,
+        player,
+        "farkle" if farkle else "roll",
+        dice=roll,
+        kept=faces,
+        points=value,
+        turn_points=points,
+        lost=points if farkle else 0,
+        farkle=farkle,
+        hot_dice=hot,
+        text=text,
+    )
+    if farkle:
+        _end_turn(s, counted=True)
+    return s
+
+
+def _bank(state: State, faces: list[int], value: int) -> State:
+    if len(faces) == len(state["dice"]):
+        raise IllegalAction("All your dice have scored: roll them all again to confirm before you bank.")
+    points = state["turn_points"] + value
+    if points < BANK_MINIMUM:
+        raise IllegalAction(f"You need at least {BANK_MINIMUM} points to bank; this turn has {points}.")
+    s = _copy(state)
+    player = s["current"]
+    s["set_aside"].append(faces)
+    s["aside"].extend(faces)
+    s["turn_points"] = points
+    s["banked"][player] += points
+    total = s["banked"][player]
+    text = f"{player} set aside {_show(faces)} for {value} and banked {points} (total: {total})."
+    if total >= s["goal"] and state["banked"][player] < s["goal"]:
+        text += f" {player} reached the goal of {s['goal']}."
+    s["last_event"] = _event(
+        s,
+        player,
+        "bank",
+        dice=list(state["dice"]),
+        kept=faces,
+        points=value,
+        turn_points=points,
+        banked=points,
+        text=text,
+    )
+    _end_turn(s, counted=True)
+    return s
+
+
+def _resign(state: State, player: Any) -> State:
+    if player not in state["players"]:
+        raise IllegalAction("You are not playing in this game.")
+    if player in state["resigned"]:
+        raise IllegalAction("You have already resigned from this game.")
+    s = _copy(state)
+    s["resigned"].append(player)
+    in_turn = player == state["current"]
+    lost = state["turn_points"] if in_turn else 0
+    s["last_event"] = _event(
+        s,
+        player,
+        "resign",
+        dice=list(state["dice"]) if in_turn else [],
+        turn_points=lost,
+        lost=lost,
+        text=f"{player} resigned.",
+    )
+    if in_turn:
+        # The turn is abandoned, not played: it does not count in turn or turns_taken.
+        _end_turn(s, counted=False)
+    else:
+        s["ending"] = _ending(s)
+    return s
+
+
+def _skip(state: State, player: Any) -> State:
+    if player not in state["players"]:
+        raise IllegalAction("You are not playing in this game.")
+    if player in state["resigned"]:
+        raise IllegalAction("You have resigned from this game.")
+    if player == state["current"]:
+        raise IllegalAction("You cannot skip your own turn; bank or roll.")
+    s = _copy(state)
+    skipped = s["current"]
+    lost = state["turn_points"]
+    s["last_event"] = _event(
+        s,
+        skipped,
+        "skip",
+        dice=list(state["dice"]),
+        turn_points=lost,
+        lost=lost,
+        by=player,
+        text=f"{player} skipped {skipped}'s turn" + (f"; {lost} points lost." if lost else "."),
+    )
+    _end_turn(s, counted=True)
+    return s
+
+
+def _ending(s: State) -> bool:
+    return any(s["banked"][p] >= s["goal"] for p in s["players"] if p not in s["resigned"])
+
+
+def _end_turn(s: State, *, counted: bool) -> None:
+    """Clear the turn and pass it to the next active seat; finish the game at the end of the last round.
+
+    A round ends when the turn passes the last seat. If by then an active player has reached the goal,
+    the game is over; a player who resigned is skipped and never wins, so the game goes on if the only
+    one who reached the goal resigns. When nobody is left, the game is over without a winner.
+    """
+    player = s["current"]
+    if counted:
+        s["turn"] += 1
+        s["turns_taken"][player] += 1
+    s.update(_turn_fields(s["dice_count"]))
+    seats = s["players"]
+    resigned = s["resigned"]
+    i = seats.index(player)
+    following = next((p for p in seats[i + 1 :] if p not in resigned), None)
+    wrapped = following is None
+    if wrapped:
+        following = next((p for p in seats[: i + 1] if p not in resigned), None)
+    s["ending"] = _ending(s)
+    if following is None or (wrapped and s["ending"]):
+        s["over"] = True
+        s["current"] = None
+        won = winners(s)
+        if not won:
+            outcome = "The game is over with no winner."
+        elif len(won) == 1:
+            outcome = f"The game is over: {won[0]} wins after {_laps(s['laps'])}."
+        else:
+            outcome = f"The game is over: {', '.join(won)} share the win after {_laps(s['laps'])}."
+        s["last_event"]["text"] += " " + outcome
+        return
+    if wrapped:
+        s["laps"] += 1
+    s["current"] = following

@@ -1,0 +1,186 @@
+"""Painted DiceZ: a 20-box Yahtzee card where every die also shows a colour
+(rulings: shared/rules/RULINGS.md, section 3)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from . import cardgame
+from .cardgame import CardRules, Placement
+from .dice import FACES, Dice, counts, is_five_of_a_kind, is_full_house, sum_of_face
+from .errors import IllegalAction
+
+slug = "painted-dicez"
+name = "Painted DiceZ"
+min_players = 1
+max_players = cardgame.MAX_PLAYERS
+
+COLOURS = ("blue", "red", "pink", "green", "yellow")
+UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+CENTER = ("blues", "reds", "pinks", "greens", "yellows")
+LOWER = (
+    "four_of_a_kind",
+    "four_of_a_color",
+    "full_house",
+    "painted_house",
+    "straight",
+    "rainbow",
+    "flush",
+    "dicez",
+    "chance",
+)
+BOXES = UPPER + CENTER + LOWER
+FACE = dict(zip(UPPER, FACES, strict=True))
+COLOUR = dict(zip(CENTER, COLOURS, strict=True))
+LABELS = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "blues": "Blues",
+    "reds": "Reds",
+    "pinks": "Pinks",
+    "greens": "Greens",
+    "yellows": "Yellows",
+    "four_of_a_kind": "4 of a Kind",
+    "four_of_a_color": "4 of a Color",
+    "full_house": "Full House",
+    "painted_house": "Painted House",
+    "straight": "Straight",
+    "rainbow": "Rainbow",
+    "flush": "Flush",
+    "dicez": "DiceZ",
+    "chance": "Chance",
+}
+BONUS = 35
+BONUS_AT = 63
+
+
+def _faces(dice: Sequence[Any]) -> list[int]:
+    return [d[0] for d in dice]
+
+
+def score(box: str, dice: Sequence[Any]) -> int:
+    """The box's value for five ``[face, colour]`` dice."""
+    faces = _faces(dice)
+    colours = [d[1] for d in dice]
+    if box in FACE:
+        return sum_of_face(faces, FACE[box])
+    if box in COLOUR:
+        return sum(face for face, colour in zip(faces, colours, strict=True) if colour == COLOUR[box])
+    if box == "four_of_a_kind":
+        return sum(faces) if max(counts(faces).values(), default=0) >= 4 else 0
+    if box == "four_of_a_color":
+        return sum(faces) if max(Counter(colours).values(), default=0) >= 4 else 0
+    if box == "full_house":
+        return 25 if is_full_house(faces) else 0
+    if box == "painted_house":
+        return 25 if sorted(Counter(colours).values()) == [2, 3] else 0
+    if box == "straight":
+        return 40 if sorted(faces) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]) else 0
+    if box == "rainbow":
+        return 40 if len(colours) == 5 and set(colours) == set(COLOURS) else 0
+    if box == "flush":
+        return 50 if len(colours) == 5 and len(set(colours)) == 1 else 0
+    if box == "dicez":
+        return 50 if is_five_of_a_kind(faces) else 0
+    if box == "chance":
+        return sum(faces)
+    raise IllegalAction(f"There is no box called {box!r} in {name}.")
+
+
+def _new_card() -> dict:
+    return {
+        "boxes": dict.fromkeys(BOXES),
+        "upper_subtotal": 0,
+        "upper_bonus": 0,
+        "color_subtotal": 0,
+        "color_bonus": 0,
+        "lower_subtotal": 0,
+        "filled": 0,
+        "complete": False,
+        "total": 0,
+    }
+
+
+def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -> Placement:
+    if card["boxes"][box] is not None:
+        raise IllegalAction(f"{LABELS[box]} is already filled.")
+    return Placement(box, None, None, value)
+
+
+def _write(card: dict, placement: Placement, dice: list | None) -> str:
+    boxes = card["boxes"]
+    boxes[placement.box] = placement.value
+
+    def subtotal(section: tuple[str, ...]) -> int:
+        return sum(boxes[b] for b in section if boxes[b] is not None)
+
+    card["upper_subtotal"] = subtotal(UPPER)
+    card["upper_bonus"] = BONUS if card["upper_subtotal"] >= BONUS_AT else 0
+    card["color_subtotal"] = subtotal(CENTER)
+    card["color_bonus"] = BONUS if card["color_subtotal"] >= BONUS_AT else 0
+    card["lower_subtotal"] = subtotal(LOWER)
+    card["filled"] += 1
+    card["complete"] = card["filled"] == len(BOXES)
+    card["total"] = (
+        card["upper_subtotal"]
+        + card["upper_bonus"]
+        + card["color_subtotal"]
+        + card["color_bonus"]
+        + card["lower_subtotal"]
+    )
+    return ""
+
+
+def _skip_placement(card: dict) -> Placement:
+    box = next(b for b in BOXES if card["boxes"][b] is None)
+    return Placement(box, None, None, 0)
+
+
+def _normalize_die(die: Any) -> list:
+    face, colour = die
+    return [face, colour]
+
+
+RULES = CardRules(
+    slug=slug,
+    name=name,
+    boxes=BOXES,
+    labels=LABELS,
+    columns=False,
+    new_card=_new_card,
+    score=score,
+    resolve=_resolve,
+    write=_write,
+    skip_placement=_skip_placement,
+    faces=_faces,
+    normalize_die=_normalize_die,
+    die_text=lambda die: f"{die[1]} {die[0]}",
+)
+
+
+def new_game(players: Sequence[str], options: dict | None = None) -> dict:
+    return cardgame.new_game(RULES, players, options)
+
+
+def apply(state: dict, player: str, action: dict, dice: Dice) -> dict:
+    return cardgame.apply(RULES, state, player, action, dice)
+
+
+def legal_actions(state: dict) -> list[dict]:
+    return cardgame.legal_actions(RULES, state)
+
+
+def preview(state: dict) -> dict:
+    return cardgame.preview(RULES, state)
+
+
+current_player = cardgame.current_player
+scores = cardgame.scores
+is_over = cardgame.is_over
+winners = cardgame.winners

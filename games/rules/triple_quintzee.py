@@ -1,0 +1,182 @@
+"""Triple Quintzee: Yahtzee on three columns worth 1x, 2x and 3x, with the right-most rule and Quintzee
+bonuses (rulings: shared/rules/RULINGS.md, section 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import cardgame
+from .cardgame import COLUMNS, CardRules, Placement
+from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
+from .errors import IllegalAction
+
+slug = "triple-quintzee"
+name = "Triple Quintzee"
+min_players = 1
+max_players = cardgame.MAX_PLAYERS
+
+TOP = ("ones", "twos", "threes", "fours", "fives", "sixes")
+BOTTOM = (
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "quintzee",
+    "chance",
+)
+BOXES = TOP + BOTTOM
+FACE = dict(zip(TOP, FACES, strict=True))
+# Rows where a non-zero score must take the right-most empty box.
+RIGHT_MOST = frozenset({"full_house", "small_straight", "large_straight", "quintzee"})
+LABELS = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "three_of_a_kind": "3 of a Kind",
+    "four_of_a_kind": "4 of a Kind",
+    "full_house": "Full House",
+    "small_straight": "Small Straight",
+    "large_straight": "Large Straight",
+    "quintzee": "Quintzee",
+    "chance": "Chance",
+}
+SMALL_RUNS = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
+LARGE_RUNS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
+TOP_BONUS = 35
+TOP_BONUS_AT = 63
+QUINTZEE_BONUS = 100
+CARD_BOXES = len(BOXES) * len(COLUMNS)
+
+
+def score(box: str, dice: Sequence[int]) -> int:
+    """The box's value for five faces, before multipliers, bonuses and the right-most rule."""
+    faces = list(dice)
+    if box in FACE:
+        return sum_of_face(faces, FACE[box])
+    most = max(counts(faces).values(), default=0)
+    if box == "three_of_a_kind":
+        return sum(faces) if most >= 3 else 0
+    if box == "four_of_a_kind":
+        return sum(faces) if most >= 4 else 0
+    if box == "full_house":
+        return 25 if is_full_house(faces) or is_five_of_a_kind(faces) else 0
+    if box == "small_straight":
+        return 30 if any(contains_run(faces, run) for run in SMALL_RUNS) else 0
+    if box == "large_straight":
+        return 40 if sorted(faces) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]) else 0
+    if box == "quintzee":
+        return 50 if is_five_of_a_kind(faces) else 0
+    if box == "chance":
+        return sum(faces)
+    raise IllegalAction(f"There is no box called {box!r} in {name}.")
+
+
+def _new_column(c: int) -> dict:
+    return {
+        "column": c,
+        "multiplier": c,
+        "boxes": dict.fromkeys(BOXES),
+        "top_subtotal": 0,
+        "top_bonus": 0,
+        "top_total": 0,
+        "on_track": 0,
+        "bottom_subtotal": 0,
+        "bottom_total": 0,
+        "quintzee_bonus": 0,
+        "total": 0,
+    }
+
+
+def _new_card() -> dict:
+    return {"columns": [_new_column(c) for c in COLUMNS], "filled": 0, "complete": False, "total": 0}
+
+
+def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -> Placement:
+    columns = card["columns"]
+    if columns[picked - 1]["boxes"][box] is not None:
+        raise IllegalAction(f"{LABELS[box]} in column {picked} is already filled.")
+    lands = picked
+    note = ""
+    if value and box in RIGHT_MOST:
+        lands = max(col["column"] for col in columns if col["boxes"][box] is None)
+        if lands != picked:
+            note = f" It goes to column {lands}, the right-most empty {LABELS[box]} box."
+    bonus = 0
+    # The bonus needs all three Quintzee boxes filled before this turn and a five of a kind that scores.
+    if five and value and all(col["boxes"]["quintzee"] is not None for col in columns):
+        bonus = QUINTZEE_BONUS
+        note += f" Quintzee bonus: {QUINTZEE_BONUS} more in column {lands}."
+    return Placement(box, picked, lands, value, bonus, note)
+
+
+def _add_up(col: dict) -> None:
+    boxes = col["boxes"]
+    c = col["multiplier"]
+    top = [b for b in TOP if boxes[b] is not None]
+    col["top_subtotal"] = sum(boxes[b] for b in top)
+    col["top_bonus"] = TOP_BONUS if col["top_subtotal"] >= TOP_BONUS_AT else 0
+    col["top_total"] = c * (col["top_subtotal"] + col["top_bonus"])
+    # The sheet's green figure; it has no meaning once the top is finished.
+    col["on_track"] = None if len(top) == len(TOP) else sum(boxes[b] - 3 * FACE[b] for b in top)
+    col["bottom_subtotal"] = sum(boxes[b] for b in BOTTOM if boxes[b] is not None)
+    col["bottom_total"] = c * col["bottom_subtotal"]
+    col["total"] = col["top_total"] + col["bottom_total"] + c * col["quintzee_bonus"]
+
+
+def _write(card: dict, placement: Placement, dice: list | None) -> str:
+    col = card["columns"][placement.column - 1]
+    col["boxes"][placement.box] = placement.value
+    col["quintzee_bonus"] += placement.bonus
+    _add_up(col)
+    card["filled"] += 1
+    card["complete"] = card["filled"] == CARD_BOXES
+    card["total"] = sum(c["total"] for c in card["columns"])
+    return ""
+
+
+def _skip_placement(card: dict) -> Placement:
+    for col in card["columns"]:
+        for box in BOXES:
+            if col["boxes"][box] is None:
+                return Placement(box, col["column"], col["column"], 0)
+    raise AssertionError("a complete card has no turn to skip")  # pragma: no cover
+
+
+RULES = CardRules(
+    slug=slug,
+    name=name,
+    boxes=BOXES,
+    labels=LABELS,
+    columns=True,
+    new_card=_new_card,
+    score=score,
+    resolve=_resolve,
+    write=_write,
+    skip_placement=_skip_placement,
+)
+
+
+def new_game(players: Sequence[str], options: dict | None = None) -> dict:
+    return cardgame.new_game(RULES, players, options)
+
+
+def apply(state: dict, player: str, action: dict, dice: Dice) -> dict:
+    return cardgame.apply(RULES, state, player, action, dice)
+
+
+def legal_actions(state: dict) -> list[dict]:
+    return cardgame.legal_actions(RULES, state)
+
+
+def preview(state: dict) -> dict:
+    return cardgame.preview(RULES, state)
+
+
+current_player = cardgame.current_player
+scores = cardgame.scores
+is_over = cardgame.is_over
+winners = cardgame.winners

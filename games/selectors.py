@@ -1,0 +1,107 @@
+"""Reads of live games as plain data for sockets and pages: snapshots, events, seats, presence."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Action, Connection, Game, Seat
+
+RECENT_EVENTS = 40
+
+
+def connected_usernames(game_id: int) -> list[str]:
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    names = (
+        Connection.objects.filter(game_id=game_id, seen_at__gte=fresh)
+        .values_list("user__username", flat=True)
+        .distinct()
+    )
+    return sorted(names)
+
+
+def seat_list(game: Game) -> list[dict]:
+    return [
+        {
+            "position": s.position,
+            "user": s.user.username,
+            "resigned": s.resigned,
+            "final_score": s.final_score,
+            "winner": s.winner,
+            "laps": s.laps,
+        }
+        for s in Seat.objects.filter(game=game).select_related("user").order_by("position")
+    ]
+
+
+def game_info(game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "name": game.engine.name,
+        "status": game.status,
+        "options": game.options,
+        "max_seats": game.max_seats,
+        "group": game.group_id,
+        "creator": game.creator.username if game.creator_id else None,
+        "absence_limit": game.absence_limit,
+        "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
+    }
+
+
+def preview_for(game: Game, state: dict | None) -> dict:
+    if not state or game.engine.is_over(state):
+        return {}
+    return game.engine.preview(state)
+
+
+def log_entry(logged: Action, username: str) -> dict:
+    return {
+        "seq": logged.seq,
+        "seat": logged.seat.position,
+        "player": username,
+        "action": logged.action,
+        "dice": logged.dice,
+        "result": logged.result,
+        "at": logged.created_at.isoformat(),
+    }
+
+
+def event_payload(game: Game, logged: Action, seat: Seat) -> dict:
+    """The `event` every socket of the game receives for one stored action."""
+    return {
+        "type": "event",
+        **log_entry(logged, seat.user.username),
+        "status": game.status,
+        "state": game.state,
+        "preview": preview_for(game, game.state),
+    }
+
+
+def events_since(game_id: int, seq: int, limit: int = 500) -> list[dict]:
+    rows = (
+        Action.objects.filter(game_id=game_id, seq__gt=seq)
+        .select_related("seat__user")
+        .order_by("seq")[:limit]
+    )
+    return [log_entry(a, a.seat.user.username) for a in rows]
+
+
+def game_snapshot(game: Game, viewer, since: int | None = None) -> dict:
+    """Everything a client needs to draw the game from scratch; nothing in these games is hidden."""
+    seats = seat_list(game)
+    you = next((s["position"] for s in seats if s["user"] == viewer.username), None)
+    start = max(0, game.seq - RECENT_EVENTS) if since is None else since
+    return {
+        "type": "snapshot",
+        "game": game_info(game),
+        "seq": game.seq,
+        "seats": seats,
+        "connected": connected_usernames(game.pk),
+        "state": game.state,
+        "preview": preview_for(game, game.state),
+        "you": {"user": viewer.username, "seat": you},
+        "events": events_since(game.pk, start),
+    }

@@ -1,0 +1,368 @@
+"""Every write to a game: one transaction per action, validating first and acting second.
+
+Views, consumers, the admin and commands call these functions; none of them saves game state itself.
+Players are known to the engines by username (what other players see); a seat's position is its index
+in the engine's `players`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import rules
+from games.broadcast import send_on_commit
+from games.dice_source import RecordingDice, ReplayDice
+from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
+from games.models import Action, Connection, Game, Seat
+from games.selectors import event_payload, game_snapshot, seat_list
+
+MAX_CLIENT_ID = 64
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    seq: int
+    duplicate: bool
+    event: dict
+
+
+def can_watch(game: Game, user) -> bool:
+    """Anyone signed in may watch a public table; a group's games only its current members (a removed
+    member loses access at once, seat or not)."""
+    if not user.is_authenticated:
+        return False
+    if game.group_id is None or user.is_staff:
+        return True
+    return game.group.memberships.filter(user=user).exists()
+
+
+# --- lifecycle -------------------------------------------------------------------------------
+
+
+def _check_member(group, user) -> None:
+    if group is not None and not group.memberships.filter(user=user).exists():
+        raise Forbidden("Only members of this group can play its games.")
+
+
+def game_create(
+    *,
+    creator,
+    kind: str,
+    options: dict | None = None,
+    seats: int = 2,
+    group=None,
+    absence_limit: int | None = None,
+) -> Game:
+    """Create a game with the creator in seat 0; a solo game (one seat) starts at once."""
+    try:
+        engine = rules.get(kind)
+    except KeyError:
+        raise BadRequest(f"There is no game called {kind!r}.") from None
+    options = dict(options or {})
+    if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
+        raise BadRequest(f"{engine.name} takes {engine.min_players} to {engine.max_players} players.")
+    try:
+        engine.new_game(["probe"], options)  # the engine is the judge of its options
+    except rules.IllegalAction as exc:
+        raise BadRequest(str(exc)) from None
+    limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit
+    if not 10 <= limit <= 7 * 24 * 3600:
+        raise BadRequest("The absence limit must be between 10 seconds and a week.")
+    with transaction.atomic():
+        if group is not None:
+            _check_member(group, creator)
+        game = Game.objects.create(
+            kind=kind, options=options, max_seats=seats, group=group, creator=creator, absence_limit=limit
+        )
+        Seat.objects.create(game=game, user=creator, position=0)
+        if seats == 1:
+            _start(game)
+    return game
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("There is no such game.") from None
+
+
+def game_join(*, game_id: int, user) -> Seat:
+    with transaction.atomic():
+        game = _locked(game_id)
+        existing = game.seats.filter(user=user).first()
+        if existing:
+            return existing
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game has already started.")
+        _check_member(game.group, user)
+        taken = list(game.seats.values_list("position", flat=True))
+        if len(taken) >= game.max_seats:
+            raise Conflict("This game is full.")
+        position = next(p for p in range(game.max_seats) if p not in taken)
+        seat = Seat.objects.create(game=game, user=user, position=position)
+        _announce_lobby(game)
+    return seat
+
+
+def game_leave(*, game_id: int, user) -> None:
+    """Leave before the start; the creator leaving cancels the game (it is abandoned)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise Forbidden("You are not seated in this game.")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("The game has started: resign instead of leaving.")
+        if game.creator_id == user.pk:
+            game.status = Game.Status.ABANDONED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at"])
+        else:
+            seat.delete()
+            # Close the gap so that positions stay 0..n-1 in joining order.
+            for position, other in enumerate(game.seats.order_by("position")):
+                if other.position != position:
+                    Seat.objects.filter(pk=other.pk).update(position=position)
+        _announce_lobby(game)
+
+
+def game_start(*, game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.creator_id != user.pk:
+            raise Forbidden("Only the player who created the game can start it.")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game has already started.")
+        if game.seats.count() < game.engine.min_players:
+            raise Conflict("Not enough players to start.")
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    seats = list(game.seats.select_related("user").order_by("position"))
+    # Seats fill the gaps left by players who left: number them 0..n-1 before the engine sees them.
+    for position, seat in enumerate(seats):
+        if seat.position != position:
+            Seat.objects.filter(pk=seat.pk).update(position=position)
+    now = timezone.now()
+    game.state = game.engine.new_game([s.user.username for s in seats], game.options)
+    game.status = Game.Status.PLAYING
+    game.max_seats = len(seats)
+    game.started_at = now
+    game.turn_started_at = now
+    game.save()
+    _announce_lobby(game)
+
+
+def _announce_lobby(game: Game) -> None:
+    send_on_commit(game.pk, {"type": "lobby", "status": game.status, "seats": seat_list(game)})
+
+
+def game_play_again(*, game_id: int, user) -> Game:
+    """A new game of the same kind, options, group and seats (same order), started at once."""
+    with transaction.atomic():
+        old = _locked(game_id)
+        seats = list(old.seats.select_related("user").order_by("position"))
+        if not any(s.user_id == user.pk for s in seats):
+            raise Forbidden("Only the players of this game can start the next one.")
+        if old.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise Conflict("This game is not over yet.")
+        new = Game.objects.create(
+            kind=old.kind,
+            options=old.options,
+            max_seats=len(seats),
+            group=old.group,
+            creator=user,
+            absence_limit=old.absence_limit,
+        )
+        for seat in seats:
+            Seat.objects.create(game=new, user=seat.user, position=seat.position)
+        _start(new)
+        send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
+    return new
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def _validate_envelope(client_id: Any, action: Any) -> None:
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_CLIENT_ID:
+        raise BadRequest(f"An action needs an id: a string of 1 to {MAX_CLIENT_ID} characters.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRequest("An action must be an object with a type.")
+
+
+def _absent_for(game: Game, seat: Seat, now) -> float:
+    """Seconds the seat's player has been away from this game (0 while a socket of theirs is live)."""
+    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    if Connection.objects.filter(game=game, user_id=seat.user_id, seen_at__gte=fresh).exists():
+        return 0.0
+    since = max(t for t in (game.turn_started_at, seat.last_seen, game.started_at) if t is not None)
+    return (now - since).total_seconds()
+
+
+def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
+    """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit."""
+    _validate_envelope(client_id, action)
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
+        earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).first()
+        if earlier is not None:
+            return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
+        if game.status != Game.Status.PLAYING:
+            raise Conflict("This game is not being played.", "not_playing")
+        now = timezone.now()
+        if action.get("type") == "skip":
+            current = game.engine.current_player(game.state)
+            target = next(
+                (s for s in game.seats.all() if s.position == game.state["players"].index(current)), None
+            )
+            if current is not None and target is not None and target.pk != seat.pk:
+                away = _absent_for(game, target, now)
+                if away < game.absence_limit:
+                    wait = int(game.absence_limit - away) + 1
+                    raise InvalidAction(
+                        f"{current} is still in the game; you may skip their turn after {wait} more"
+                        " seconds away.",
+                        "not_absent",
+                    )
+        dice = RecordingDice(game.kind)
+        before = game.engine.current_player(game.state)
+        try:
+            state = game.engine.apply(game.state, user.username, action, dice)
+        except rules.IllegalAction as exc:
+            raise InvalidAction(str(exc)) from None
+        game.seq += 1
+        logged = Action.objects.create(
+            game=game,
+            seq=game.seq,
+            seat=seat,
+            client_id=client_id,
+            action=action,
+            dice=dice.rolls,
+            result=state.get("last_event") or {},
+        )
+        game.state = state
+        if game.engine.current_player(state) != before:
+            game.turn_started_at = now
+        fields = ["state", "seq", "turn_started_at"]
+        if action.get("type") == "resign":
+            Seat.objects.filter(pk=seat.pk).update(resigned=True)
+        if game.engine.is_over(state):
+            _finish(game, state, now)
+            fields += ["status", "finished_at"]
+        game.save(update_fields=fields)
+        event = event_payload(game, logged, seat)
+        send_on_commit(game.pk, event)
+    return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
+
+
+def _finish(game: Game, state: dict, now) -> None:
+    engine = game.engine
+    winners = set(engine.winners(state))
+    scores = engine.scores(state)
+    resigned = set(state.get("resigned", []))
+    players = state["players"]
+    everyone_resigned = all(p in resigned for p in players)
+    game.status = Game.Status.ABANDONED if everyone_resigned else Game.Status.FINISHED
+    game.finished_at = now
+    for seat in game.seats.all():
+        player = players[seat.position]
+        seat.final_score = scores.get(player, 0)
+        seat.winner = player in winners
+        seat.resigned = player in resigned
+        seat.laps = state.get("laps") if game.kind == "farkle" else None
+        seat.save(update_fields=["final_score", "winner", "resigned", "laps"])
+
+
+# --- presence --------------------------------------------------------------------------------
+
+
+def connection_open(*, game_id: int, user, channel_name: str) -> dict:
+    """Record an open socket and return the snapshot it starts from."""
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_related("creator", "group").get(pk=game_id)
+        except Game.DoesNotExist:
+            raise NotFound("There is no such game.") from None
+        if not can_watch(game, user):
+            raise Forbidden("This game belongs to a group you are not a member of.")
+        Connection.objects.update_or_create(
+            channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": now}
+        )
+        Seat.objects.filter(game=game, user=user).update(last_seen=now)
+        snapshot = game_snapshot(game, user)
+    return snapshot
+
+
+def connection_seen(*, channel_name: str, user) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return
+        Connection.objects.filter(pk=conn.pk).update(seen_at=now)
+        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
+
+
+def connection_close(*, channel_name: str, user) -> list[str]:
+    """Forget a socket; return who is still connected to its game."""
+    from games.selectors import connected_usernames
+
+    now = timezone.now()
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return []
+        conn.delete()
+        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
+        return connected_usernames(conn.game_id)
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def game_replay_states(game: Game) -> list[dict]:
+    """Every state of the game, from new_game through each logged action (index = seq)."""
+    players = [s.user.username for s in game.seats.select_related("user").order_by("position")]
+    engine = game.engine
+    state = engine.new_game(players, game.options)
+    states = [state]
+    for logged in game.actions.select_related("seat__user").order_by("seq"):
+        dice = ReplayDice(logged.dice)
+        state = engine.apply(state, logged.seat.user.username, logged.action, dice)
+        if not dice.exhausted:
+            raise ReplayMismatch(f"action {logged.seq} recorded more rolls than the engine made")
+        states.append(state)
+    return states
+
+
+def game_verify_replay(*, game_id: int) -> dict:
+    """Rebuild the game from its log and check it equals the stored state; return the state."""
+    game = Game.objects.get(pk=game_id)
+    if game.state is None:
+        return {}
+    seqs = list(game.actions.order_by("seq").values_list("seq", flat=True))
+    if seqs != list(range(1, len(seqs) + 1)) or (seqs and seqs[-1] != game.seq) or (not seqs and game.seq):
+        raise ReplayMismatch(f"the log of game {game_id} has gaps or duplicates: {seqs[:5]}...")
+    try:
+        rebuilt = game_replay_states(game)[-1]
+    except (rules.IllegalAction, ValueError) as exc:
+        raise ReplayMismatch(f"the log of game {game_id} does not replay: {exc}") from None
+    if json.dumps(rebuilt, sort_keys=True) != json.dumps(game.state, sort_keys=True):
+        raise ReplayMismatch(f"replaying game {game_id} gives a different state than the stored one")
+    return copy.deepcopy(rebuilt)

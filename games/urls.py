@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby_page, name="lobby"),
+    path("new/", views.game_new, name="new"),
+    path("mine/", views.my_games, name="mine"),
+    path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/join/", views.game_join, name="join"),
+    path("<int:game_id>/leave/", views.game_leave, name="leave"),
+    path("<int:game_id>/start/", views.game_start, name="start"),
+    path("<int:game_id>/again/", views.game_again, name="again"),
+    path("<slug:slug>/rules/", views.rules_page, name="rules"),
+]

@@ -1,0 +1,146 @@
+"""Game pages: home, rules, the lobby, a game's page, and the player's own games."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import lobby, services
+from games.catalogue import BY_SLUG
+from games.errors import GameError
+from games.forms import GameCreateForm
+from games.models import Game
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    context = {}
+    if request.user.is_authenticated:
+        context["your_turn"] = lobby.games_waiting_for(request.user)[:5]
+    return render(request, "home.html", context)
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    kind = BY_SLUG.get(slug)
+    if kind is None:
+        raise Http404("No such game.")
+    from games import rules_examples
+
+    return render(request, f"games/rules/{slug}.html", {"kind": kind, "ex": rules_examples.examples(slug)})
+
+
+def _groups_of(user):
+    return user.dice_groups.order_by("name") if user.is_authenticated else []
+
+
+@login_required
+def lobby_page(request: HttpRequest) -> HttpResponse:
+    initial = {"kind": request.GET.get("kind", "triple-quintzee"), "group": request.GET.get("group")}
+    form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
+    return render(
+        request, "games/lobby.html", {"form": form, "open_games": lobby.open_games_for(request.user)}
+    )
+
+
+@login_required
+@require_POST
+def game_new(request: HttpRequest) -> HttpResponse:
+    groups = list(_groups_of(request.user))
+    form = GameCreateForm(request.POST, groups=groups)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/lobby.html",
+            {"form": form, "open_games": lobby.open_games_for(request.user)},
+            status=400,
+        )
+    group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
+    try:
+        game = services.game_create(
+            creator=request.user,
+            kind=form.cleaned_data["kind"],
+            options=form.engine_options(),
+            seats=form.cleaned_data["seats"],
+            group=group,
+            absence_limit=form.cleaned_data["absence_limit"],
+        )
+    except GameError as exc:
+        form.add_error(None, exc.message)
+        return render(
+            request,
+            "games/lobby.html",
+            {"form": form, "open_games": lobby.open_games_for(request.user)},
+            status=400,
+        )
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("creator", "group"), pk=game_id)
+    if not services.can_watch(game, request.user):
+        return render(request, "games/forbidden.html", {"game": game}, status=403)
+    seats = list(game.seats.select_related("user").order_by("position"))
+    my_seat = next((s for s in seats if s.user_id == request.user.pk), None)
+    invite_url = request.build_absolute_uri(game.get_absolute_url())
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "seats": seats,
+            "my_seat": my_seat,
+            "invite_url": invite_url,
+            "kind": BY_SLUG[game.kind],
+        },
+    )
+
+
+def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = None) -> HttpResponse:
+    try:
+        result = call(game_id=game_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game_id)
+    if ok:
+        messages.success(request, ok)
+    if isinstance(result, Game):
+        return redirect("games:detail", game_id=result.pk)
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_join, "You have a seat. Wait for the start.")
+
+
+@login_required
+@require_POST
+def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_leave(game_id=game_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, "You left the game.")
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_start)
+
+
+@login_required
+@require_POST
+def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_play_again)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/mine.html", lobby.my_games(request.user))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GroupsConfig(AppConfig):
+    name = "groups"
+    label = "dicegroups"  # "groups" would clash with django.contrib.auth's Group reverse names

@@ -1,0 +1,97 @@
+"""Settings are chosen from the environment: SQLite vs PostgreSQL, in-memory vs Redis layer."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({'db': settings.DATABASES['default']['ENGINE'], "
+    "'name': str(settings.DATABASES['default']['NAME']), "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
+    "'hosts': settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts'), "
+    "'debug': settings.DEBUG}))"
+)
+
+
+def probe(module: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE=module)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def settings_for(module: str, **env: str) -> dict:
+    result = probe(module, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_embedded_default_is_sqlite_file_and_in_memory_layer():
+    s = settings_for("config.settings.local")
+    assert s["db"] == "django.db.backends.sqlite3"
+    assert s["name"].endswith("db.sqlite3")
+    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert s["debug"] is True
+
+
+def test_database_url_selects_postgresql():
+    s = settings_for("config.settings.local", DATABASE_URL="postgres://u:p@db.example:5432/dice")
+    assert s["db"] == "django.db.backends.postgresql"
+    assert s["name"] == "dice"
+
+
+def test_redis_url_selects_pubsub_layer():
+    s = settings_for("config.settings.local", REDIS_URL="redis://cache.example:6379/2")
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert s["hosts"] == ["redis://cache.example:6379/2"]
+
+
+def test_layer_class_can_be_overridden():
+    s = settings_for(
+        "config.settings.local",
+        REDIS_URL="redis://cache.example:6379/0",
+        CHANNEL_LAYER_BACKEND="channels_redis.core.RedisChannelLayer",
+    )
+    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_production_refuses_to_start_without_secret_key():
+    result = probe("config.settings.production")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_the_development_key():
+    result = probe("config.settings.production", SECRET_KEY="dev-only-" + "x" * 60)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+@pytest.mark.slow_subprocess
+def test_production_passes_check_deploy_without_warnings():
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="k" * 20 + "Qz9!x7Lm2#vB4nR8tY6wE1uI3oP5aS0dF" + "j" * 10,
+        ALLOWED_HOSTS="dice.example.com",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
