@@ -22,13 +22,18 @@ $(VENV)/.dev-installed: requirements/base.txt requirements/dev.txt | $(VENV)/bin
 	$(PIP) install --quiet -r requirements/dev.txt
 	touch $@ $(VENV)/.base-installed
 
-run: $(VENV)/.base-installed
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the chart library (apt-get install npm)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+run: $(VENV)/.base-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed node_modules/.installed
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-installed
@@ -43,4 +48,4 @@ migrate: $(VENV)/.base-installed
 	$(PY) manage.py migrate --noinput
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 test-db.sqlite3 .pytest_cache
+	rm -rf $(VENV) node_modules staticfiles db.sqlite3 test-db.sqlite3 .pytest_cache

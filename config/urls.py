@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
+from games import player_views
 from games import views as game_views
 
 urlpatterns = [
@@ -10,5 +11,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("groups/", include("groups.urls")),
+    path("players/", include("games.player_urls")),
+    path("highscores/", player_views.highscores_page, name="highscores"),
+    path("api/highscores/", player_views.highscores_json, name="api_highscores"),
+    path("api/players/<str:username>/stats/", player_views.stats_json, name="api_player_stats"),
     path("admin/", admin.site.urls),
 ]

@@ -143,4 +143,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- channel-layer handlers ------------------------------------------------------------
 
     async def game_message(self, event: dict) -> None:
-        await self.send_json(event["payload"])
+        payload = event["payload"]
+        if payload["type"] == "access_revoked":
+            if payload["user"] == self.user.username:
+                await self.send_error("forbidden", "You are no longer a member of this game's group.")
+                await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_json(payload)

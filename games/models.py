@@ -77,6 +77,8 @@ class Seat(models.Model):
     laps = models.PositiveIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # Set when the game ends (games.summaries): what this seat adds to the player's statistics.
+    summary = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]

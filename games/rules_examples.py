@@ -43,7 +43,9 @@ def _aria(dice: Sequence[Any]) -> str:
     return "dice " + " ".join(str(d) for d in dice)
 
 
-def _ex(dice: Sequence[Any], value: int, *, box: str = "", label: str = "", note: str = "", **extra) -> dict:
+def _ex(
+    dice: Sequence[Any], value: int | None, *, box: str = "", label: str = "", note: str = "", **extra
+) -> dict:
     """One example row: the dice (engine form and display form), where they went, and what they are worth."""
     return {
         "dice": [list(d) if isinstance(d, list | tuple) else d for d in dice],
@@ -181,12 +183,12 @@ def _triple_quintzee(engine) -> dict:
     fh_column = fh_gain // fh_value
     right_most = _ex(
         fh,
-        fh_gain,
+        fh_value,
         box="full_house",
         label="Full House, picked in column 1",
         note=f"Worth {fh_value}, so it goes to the right-most empty Full House box, column {fh_column}: "
         f"{fh_value} x {fh_column} = {fh_gain}.",
-        base=fh_value,
+        gain=fh_gain,
         column=fh_column,
     )
     # A scratch stays in the column picked, even with an empty Full House box to its right.
@@ -198,19 +200,21 @@ def _triple_quintzee(engine) -> dict:
     right_most_more = [
         _ex(
             scratch_dice,
-            scratch_gain,
+            score("full_house", scratch_dice),
             box="full_house",
             label="Full House, picked in column 1",
             note="Not a full house, so it is a scratch: the 0 stays in column 1, as picked, "
             "although column 2 is still empty.",
+            gain=scratch_gain,
         ),
         _ex(
             second_dice,
-            second_gain,
+            second_value,
             box="full_house",
             label="Full House, picked in column 2",
             note=f"The last empty Full House box: "
             f"{second_value} x {second_gain // second_value} = {second_gain}.",
+            gain=second_gain,
         ),
     ]
 
@@ -566,10 +570,11 @@ def _triple_yahtzee_99(engine) -> dict:
     state, waste_gain = _card_turn(engine, state, waste_dice, "waste_upper", 1)
     waste = _ex(
         waste_dice,
-        waste_gain,
+        score("waste_upper", waste_dice),
         box="waste_upper",
         label=TY_LABELS["waste_upper"],
         note="An X: the turn is used and the total does not move.",
+        gain=waste_gain,
     )
 
     xtra = [
@@ -789,10 +794,14 @@ def _farkle_play(
         value = engine.score(kept) if kept else 0
         turn += value
         row: dict[str, Any] = {
+            "player": player,
             "kind": kind,
             "kept": _ex(kept, value),
             "turn": turn,
             "note": step.get("note", ""),
+            "can_bank": None,  # None: nothing set aside yet (the first roll of a turn)
+            "rolled": None,
+            "lost": 0,
         }
         if keep:
             row["can_bank"] = not _refused(engine, state, player, {"type": "bank", "keep": keep})
@@ -801,7 +810,7 @@ def _farkle_play(
         )
         if roll:
             farkle = not engine.has_score(roll)
-            row["rolled"] = _ex(roll, 0, farkle=farkle)
+            row["rolled"] = _ex(roll, None, farkle=farkle)  # a roll has no value until dice are kept
             table = list(roll)
             if farkle:
                 row["lost"] = turn
@@ -827,11 +836,11 @@ def _farkle(engine) -> dict:
         _ex([1, 5], score([1, 5]), note="Two singles from the same roll."),
     ]
     rolls = [
-        _ex(roll, 0, farkle=not engine.has_score(roll), note=note)
+        _ex(roll, None, farkle=not engine.has_score(roll), note=note)
         for roll, note in (
-            ([2, 2, 3, 4, 6, 6], "No 1, no 5, no three alike, no straight, not three pairs: a Farkle."),
+            ([2, 2, 3, 4, 6, 6], "No 1, no 5, nothing three alike, no straight and only two pairs."),
             ([2, 2, 3, 3, 4, 4], "Three pairs score, so this is not a Farkle."),
-            ([6, 4, 3, 3, 2, 6], "A Farkle."),
+            ([6, 4, 3, 3, 2, 6], "Two pairs are not three pairs: a Farkle."),
             ([4, 4, 4, 2, 3, 6], "Three 4s: not a Farkle."),
         )
     ]
@@ -936,8 +945,7 @@ def _farkle(engine) -> dict:
     )
     laps = {
         "goal": goal,
-        "ann": ann,
-        "bob": bob,
+        "rows": ann + bob,
         "scores": engine.scores(state),
         # The game is over once the lap is finished: the engine refuses Ann another turn.
         "over_after_one_lap": _refused(
@@ -956,9 +964,10 @@ def _farkle(engine) -> dict:
         "hot": hot,
         "hot_bank_refused": hot_bank_refused,
         "hot_turn": lost[0]["turn"],
-        "hot_lost": lost,
+        "hot_lost_points": lost[0]["lost"],
+        "hot_lost": hot + lost,
         "hot_lost_total": engine.scores(lost_state)[YOU],
-        "hot_kept": kept,
+        "hot_kept": hot + kept,
         "laps": laps,
         "goals": goals,
         "default_goal": goals[0] if goals else None,

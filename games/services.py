@@ -23,6 +23,7 @@ from games.dice_source import RecordingDice, ReplayDice
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
 from games.models import Action, Connection, Game, Seat
 from games.selectors import event_payload, game_snapshot, seat_list
+from games.summaries import seat_summary
 
 MAX_CLIENT_ID = 64
 
@@ -219,6 +220,8 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
+        if game.group_id is not None and not game.group.memberships.filter(user=user).exists():
+            raise Forbidden("You are no longer a member of this game's group.")
         earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if earlier is not None:
             return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
@@ -279,13 +282,17 @@ def _finish(game: Game, state: dict, now) -> None:
     everyone_resigned = all(p in resigned for p in players)
     game.status = Game.Status.ABANDONED if everyone_resigned else Game.Status.FINISHED
     game.finished_at = now
+    results = (
+        list(game.actions.order_by("seq").values_list("result", flat=True)) if game.kind == "farkle" else []
+    )
     for seat in game.seats.all():
         player = players[seat.position]
         seat.final_score = scores.get(player, 0)
         seat.winner = player in winners
         seat.resigned = player in resigned
         seat.laps = state.get("laps") if game.kind == "farkle" else None
-        seat.save(update_fields=["final_score", "winner", "resigned", "laps"])
+        seat.summary = seat_summary(game.kind, state, player, results)
+        seat.save(update_fields=["final_score", "winner", "resigned", "laps", "summary"])
 
 
 # --- presence --------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import player_views, views
 
 app_name = "games"
 
@@ -13,5 +13,6 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.game_leave, name="leave"),
     path("<int:game_id>/start/", views.game_start, name="start"),
     path("<int:game_id>/again/", views.game_again, name="again"),
+    path("<int:game_id>/replay/", player_views.replay_page, name="replay"),
     path("<slug:slug>/rules/", views.rules_page, name="rules"),
 ]

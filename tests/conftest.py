@@ -6,6 +6,8 @@ import itertools
 
 import pytest
 
+from games.dice_source import write_script
+
 _counter = itertools.count(1)
 
 
@@ -27,3 +29,18 @@ def user(make_user):
 def user_client(client, user):
     client.force_login(user)
     return client
+
+
+@pytest.fixture
+def scripted_dice(settings, tmp_path):
+    """Select the scripted dice source; call the fixture's value with rolls to queue them."""
+    path = tmp_path / "dice.json"
+    path.write_text("[]")
+    settings.DICE_SOURCE = "scripted"
+    settings.DICE_SCRIPT_PATH = str(path)
+
+    def push(*rolls):
+        write_script(path, [list(r) for r in rolls])
+
+    push.path = path
+    return push

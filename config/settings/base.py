@@ -97,6 +97,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Front-end libraries come from npm (package.json; `make run` runs `npm ci`), never copied into the repo.
+if (BASE_DIR / "node_modules" / "chart.js" / "dist").is_dir():
+    STATICFILES_DIRS.append(("vendor/chart.js", BASE_DIR / "node_modules" / "chart.js" / "dist"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -1,5 +1,7 @@
 """Settings for the test suite; DATABASE_URL and REDIS_URL still choose the real backends."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES
 
@@ -9,11 +11,15 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and "test-db" not in str(
+    DATABASES["default"]["NAME"]
+):
     # A file, never in-memory SQLite: consumers run their queries on other threads, which would
-    # not see an in-memory database's data.
-    DATABASES["default"]["NAME"] = str(BASE_DIR / "test-db.sqlite3")
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # not see an in-memory database's data. One file per test run, so that runs side by side do not
+    # delete each other's database; a server started by the browser tests is pointed at this file.
+    _name = str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")
+    DATABASES["default"]["NAME"] = _name
+    DATABASES["default"]["TEST"] = {"NAME": _name}
 # Serve static files from the finders, as in development: tests do not run collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

@@ -12,10 +12,7 @@ from . import farkle, painted_dicez, triple_quintzee, triple_yahtzee_99
 from .errors import IllegalAction
 
 ENGINES: MappingProxyType[str, ModuleType] = MappingProxyType(
-    {
-        engine.slug: engine
-        for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, farkle)
-    }
+    {engine.slug: engine for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, farkle)}
 )
 
 

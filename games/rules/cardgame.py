@@ -1,8 +1,5 @@
-"""Turn mechanics shared by the three card games: seats, rolls and holds, scoring turns, resign and skip.
-
-Each game module describes itself with a ``CardRules``: its boxes, how dice score, where a score lands
-and how a card adds up; this module does everything else the contract asks for.
-"""
+"""Turn mechanics shared by the three card games (seats, rolls, holds, scoring turns, resign, skip);
+each game plugs in a ``CardRules``: its boxes, their values, where a score lands and how a card adds up."""
 
 from __future__ import annotations
 
@@ -198,7 +195,7 @@ def _check_action(rules: CardRules, state: dict, player: Any, action: Any) -> st
         raise IllegalAction(f"{rules.name} has no columns; leave out the column.")
     extra = set(action) - _ACTION_KEYS[kind]
     if extra:
-        raise IllegalAction(f"A {kind} action has no field {sorted(extra)[0]!r}.")
+        raise IllegalAction(f"A {kind} action has no field {min(extra, key=repr)!r}.")
     if state.get("slug") != rules.slug:
         raise IllegalAction(f"This is not a {rules.name} game.")
     if not isinstance(player, str) or player not in state["players"]:

@@ -333,7 +333,7 @@ def apply(state: State, player: Any, action: Any, dice: Dice) -> State:
     if not isinstance(action, Mapping):
         raise IllegalAction("An action must be an object with a type.")
     kind = action.get("type")
-    if kind not in _ACTION_KEYS:
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         shown = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 30 else ""
         raise IllegalAction(f"There is no action{shown} in Farkle; roll or bank.")
     # Like the card games, refuse fields the action does not have rather than ignore a client's mistake.

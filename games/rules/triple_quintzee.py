@@ -106,7 +106,7 @@ def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -
         if lands != picked:
             note = f" It goes to column {lands}, the right-most empty {LABELS[box]} box."
     bonus = 0
-    # The bonus needs all three Quintzee boxes filled before this turn and a five of a kind that scores.
+    # Checked on the card before this turn: the five of a kind that fills the last Quintzee box earns none.
     if five and value and all(col["boxes"]["quintzee"] is not None for col in columns):
         bonus = QUINTZEE_BONUS
         note += f" Quintzee bonus: {QUINTZEE_BONUS} more in column {lands}."

@@ -34,10 +34,10 @@ class Client:
         assert connected, code
         return await self.next("snapshot")
 
-    async def next(self, kind: str, timeout: float = 5) -> dict:
+    async def next(self, kind: str, wait: float = 5) -> dict:
         """The next message of this type, keeping every message in `received`."""
         while True:
-            message = json.loads(await self.comm.receive_from(timeout=timeout))
+            message = json.loads(await self.comm.receive_from(timeout=wait))
             self.received.append(message)
             if message["type"] == kind:
                 return message
@@ -55,8 +55,8 @@ class Client:
             if reply["type"] in ("ack", "error") and reply.get("id") == client_id:
                 return reply
 
-    async def next_any(self, timeout: float = 5) -> dict:
-        message = json.loads(await self.comm.receive_from(timeout=timeout))
+    async def next_any(self, wait: float = 5) -> dict:
+        message = json.loads(await self.comm.receive_from(timeout=wait))
         self.received.append(message)
         return message
 
@@ -235,9 +235,15 @@ async def test_bad_frames_get_errors_and_the_socket_survives(trio, settings):
         ({"text_data": "{nope"}, "bad_json"),
         ({"text_data": "[1, 2]"}, "bad_message"),
         ({"text_data": json.dumps({"type": "dance"})}, "unknown_type"),
-        ({"text_data": json.dumps({"type": "action", "action": {"type": "roll", "keep": []}})}, "bad_request"),
+        (
+            {"text_data": json.dumps({"type": "action", "action": {"type": "roll", "keep": []}})},
+            "bad_request",
+        ),
         ({"text_data": json.dumps({"type": "action", "id": "x", "action": "roll"})}, "bad_request"),
-        ({"text_data": json.dumps({"type": "action", "id": "y", "action": {"type": "fly"}})}, "illegal_action"),
+        (
+            {"text_data": json.dumps({"type": "action", "id": "y", "action": {"type": "fly"}})},
+            "illegal_action",
+        ),
         ({"text_data": json.dumps({"type": "sync", "seq": -1})}, "bad_request"),
         ({"text_data": "x" * (settings.WS_MAX_MESSAGE_BYTES + 1)}, "too_large"),
     ]

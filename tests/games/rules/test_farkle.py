@@ -194,9 +194,7 @@ def test_farkles_over_every_roll(n, farkles):
 def test_has_score_means_some_dice_score():
     for n in range(1, 7):
         for roll_ in combinations_with_replacement(range(1, 7), n):
-            some = any(
-                farkle.score(sub) > 0 for size in range(1, n + 1) for sub in combinations(roll_, size)
-            )
+            some = any(farkle.score(sub) > 0 for size in range(1, n + 1) for sub in combinations(roll_, size))
             assert farkle.has_score(roll_) == some, roll_
 
 

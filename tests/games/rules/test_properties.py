@@ -146,7 +146,7 @@ def _filled(state: dict) -> set[tuple]:
 
 
 class Game:
-    """A random game whose every step is checked; ``history`` keeps each step's last_event."""
+    """A random game whose every step is checked; ``events`` keeps each step's last_event."""
 
     def __init__(self, slug: str, rng: random.Random, players: list[str], options: dict | None = None):
         self.slug = slug

@@ -1,0 +1,113 @@
+"""High-score lists: per game kind, global or per group, for all time, this month or this week.
+
+Card games rank seats by total; Farkle ranks the winners of one goal by fewest laps, then higher final
+score, then the earlier game. Every entry is one finished seat (a player may appear more than once),
+and it says whether the game was solo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.models import Game, Seat
+
+PERIODS = ("all", "month", "week")
+FARKLE_GOALS = (10000, 5000, 3000)
+TOP = 25
+
+
+def period_start(period: str, now: datetime | None = None) -> datetime | None:
+    """The start of this calendar month or week (Monday) in the site's time zone; None for all time."""
+    if period not in PERIODS:
+        raise ValueError(f"unknown period {period!r}")
+    if period == "all":
+        return None
+    now = timezone.localtime(now or timezone.now())
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day.replace(day=1) if period == "month" else day - timedelta(days=day.weekday())
+
+
+@dataclass(frozen=True)
+class Board:
+    kind: str
+    period: str
+    goal: int | None
+    group_id: int | None
+
+    def seats(self) -> QuerySet:
+        qs = Seat.objects.filter(game__kind=self.kind, game__status=Game.Status.FINISHED, resigned=False)
+        start = period_start(self.period)
+        if start is not None:
+            qs = qs.filter(game__finished_at__gte=start)
+        if self.group_id is not None:
+            qs = qs.filter(game__group_id=self.group_id)
+        if self.kind == "farkle":
+            qs = qs.filter(winner=True, game__options__goal=self.goal or 10000)
+        return qs
+
+    def ordering(self) -> list:
+        if self.kind == "farkle":
+            return ["laps", "-final_score", "game__finished_at", "pk"]
+        return ["-final_score", "game__finished_at", "pk"]
+
+    def better_than(self, seat: Seat) -> Q:
+        """Entries that rank strictly above ``seat`` (equal figures share a rank)."""
+        if self.kind == "farkle":
+            return Q(laps__lt=seat.laps) | Q(laps=seat.laps, final_score__gt=seat.final_score)
+        return Q(final_score__gt=seat.final_score)
+
+
+def _entry(seat: Seat, rank: int, kind: str) -> dict:
+    return {
+        "rank": rank,
+        "player": seat.user.username,
+        "score": seat.final_score,
+        "laps": seat.laps if kind == "farkle" else None,
+        "game": seat.game_id,
+        "finished_at": seat.game.finished_at.isoformat(),
+        "solo": seat.game.max_seats == 1,
+        "group": seat.game.group_id,
+    }
+
+
+def high_scores(
+    kind: str,
+    *,
+    period: str = "all",
+    goal: int | None = None,
+    group_id: int | None = None,
+    viewer=None,
+    limit: int = TOP,
+) -> dict:
+    """The top entries and, for a signed-in viewer, their own best entry with its rank."""
+    board = Board(kind, period, goal if kind == "farkle" else None, group_id)
+    rows = list(board.seats().select_related("user", "game").order_by(*board.ordering())[:limit])
+    entries = []
+    for i, seat in enumerate(rows):
+        prev = rows[i - 1] if i else None
+        same = prev is not None and (prev.final_score, prev.laps) == (seat.final_score, seat.laps)
+        entries.append(_entry(seat, entries[-1]["rank"] if same else i + 1, kind))
+    mine = None
+    if viewer is not None and viewer.is_authenticated:
+        best = (
+            board.seats()
+            .filter(user=viewer)
+            .select_related("user", "game")
+            .order_by(*board.ordering())
+            .first()
+        )
+        if best is not None:
+            rank = board.seats().filter(board.better_than(best)).count() + 1
+            mine = _entry(best, rank, kind)
+    return {
+        "kind": kind,
+        "period": period,
+        "goal": board.goal,
+        "group": group_id,
+        "entries": entries,
+        "viewer_best": mine,
+    }

@@ -1,0 +1,35 @@
+"""Selectors for a player's finished games and for replays."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from games.highscores import period_start
+from games.models import Game
+
+
+def visible_games(viewer) -> Q:
+    """Games a viewer may look at: public ones and those of groups they belong to."""
+    if viewer.is_staff:
+        return Q()
+    return Q(group__isnull=True) | Q(group__memberships__user=viewer)
+
+
+def finished_games(
+    player, viewer, *, kind: str | None = None, group_id: int | None = None, period: str = "all"
+):
+    qs: QuerySet = Game.objects.filter(
+        seats__user=player, status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
+    )
+    if viewer.pk != player.pk:
+        qs = qs.filter(visible_games(viewer))
+    if kind:
+        qs = qs.filter(kind=kind)
+    if group_id:
+        qs = qs.filter(group_id=group_id)
+    start = period_start(period)
+    if start is not None:
+        qs = qs.filter(finished_at__gte=start)
+    return (
+        qs.distinct().select_related("group").prefetch_related("seats__user").order_by("-finished_at", "-pk")
+    )

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from games import player_views as views
+
+app_name = "players"
+
+urlpatterns = [
+    path("<str:username>/", views.stats_page, name="stats"),
+    path("<str:username>/history/", views.history_page, name="history"),
+]

@@ -1,0 +1,155 @@
+"""Pages and JSON about players and results: statistics, history, high scores, replays."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from games import services
+from games.catalogue import BY_SLUG, KINDS
+from games.highscores import FARKLE_GOALS, PERIODS, high_scores
+from games.history import finished_games
+from games.models import Game
+from games.stats import player_stats
+from groups.models import Group
+
+
+def _kind(request: HttpRequest) -> str:
+    kind = request.GET.get("kind") or KINDS[0].slug
+    if kind not in BY_SLUG:
+        raise Http404("No such game.")
+    return kind
+
+
+def _goal(request: HttpRequest) -> int:
+    try:
+        goal = int(request.GET.get("goal") or 10000)
+    except ValueError:
+        raise Http404("No such goal.") from None
+    if goal not in FARKLE_GOALS:
+        raise Http404("No such goal.")
+    return goal
+
+
+def _player(username: str):
+    return get_object_or_404(get_user_model(), username=username)
+
+
+@login_required
+def stats_page(request: HttpRequest, username: str) -> HttpResponse:
+    player = _player(username)
+    kind = _kind(request)
+    goal = _goal(request) if kind == "farkle" else None
+    stats = player_stats(player, kind, goal=goal)
+    return render(
+        request,
+        "players/stats.html",
+        {
+            "player": player,
+            "kind": BY_SLUG[kind],
+            "stats": stats,
+            "goals": FARKLE_GOALS,
+            "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
+        },
+    )
+
+
+@login_required
+def stats_json(request: HttpRequest, username: str) -> JsonResponse:
+    player = _player(username)
+    kind = _kind(request)
+    goal = _goal(request) if kind == "farkle" else None
+    return JsonResponse({"player": player.username, **player_stats(player, kind, goal=goal)})
+
+
+@login_required
+def history_page(request: HttpRequest, username: str) -> HttpResponse:
+    player = _player(username)
+    kind = request.GET.get("kind") or None
+    if kind and kind not in BY_SLUG:
+        raise Http404("No such game.")
+    period = request.GET.get("period") or "all"
+    if period not in PERIODS:
+        raise Http404("No such period.")
+    groups = list(request.user.dice_groups.order_by("name"))
+    group_id = request.GET.get("group")
+    group_id = (
+        int(group_id)
+        if group_id and group_id.isdigit() and any(g.pk == int(group_id) for g in groups)
+        else None
+    )
+    games = finished_games(player, request.user, kind=kind, group_id=group_id, period=period)
+    page = Paginator(games, 25).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "players/history.html",
+        {
+            "player": player,
+            "page": page,
+            "kind": kind,
+            "period": period,
+            "group_id": group_id,
+            "groups": groups,
+            "periods": PERIODS,
+        },
+    )
+
+
+def _board_args(request: HttpRequest) -> dict:
+    kind = _kind(request)
+    period = request.GET.get("period") or "all"
+    if period not in PERIODS:
+        raise Http404("No such period.")
+    group_id = request.GET.get("group")
+    group = None
+    if group_id:
+        group = Group.objects.filter(pk=group_id if group_id.isdigit() else 0).first()
+        if group is None or not group.memberships.filter(user=request.user).exists():
+            raise Http404("No such group.")
+    return {
+        "kind": kind,
+        "period": period,
+        "goal": _goal(request) if kind == "farkle" else None,
+        "group_id": group.pk if group else None,
+        "viewer": request.user,
+    }
+
+
+@login_required
+def highscores_page(request: HttpRequest) -> HttpResponse:
+    args = _board_args(request)
+    board = high_scores(**args)
+    board["name"] = BY_SLUG[args["kind"]].name + (f" — goal {board['goal']}" if board["goal"] else "")
+    groups = request.user.dice_groups.order_by("name")
+    return render(
+        request,
+        "players/highscores.html",
+        {"board": board, "kinds": KINDS, "periods": PERIODS, "goals": FARKLE_GOALS, "groups": groups},
+    )
+
+
+@login_required
+def highscores_json(request: HttpRequest) -> JsonResponse:
+    args = _board_args(request)
+    return JsonResponse(high_scores(**args))
+
+
+@login_required
+def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
+    if not services.can_watch(game, request.user):
+        return render(request, "games/forbidden.html", {"game": game}, status=403)
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        return render(request, "games/replay_pending.html", {"game": game}, status=409)
+    states = services.game_replay_states(game)
+    entries = [
+        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "text": a.result.get("text", "")}
+        for a in game.actions.select_related("seat__user").order_by("seq")
+    ]
+    scores = [game.engine.scores(state) for state in states]
+    seats = list(game.seats.select_related("user").order_by("position"))
+    replay = {"kind": game.kind, "states": states, "scores": scores, "entries": entries}
+    return render(request, "games/replay.html", {"game": game, "seats": seats, "replay": replay})

@@ -1,0 +1,116 @@
+"""Every write to a group; only its creator manages members, edits and deletes it.
+
+Removing a member or deleting a group never deletes a game, an action or anyone's statistics: games
+keep their seats and logs (a deleted group's games are detached from it).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.broadcast import send_on_commit
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.models import Game
+from groups.models import Group, Membership
+
+
+def _group(group_id: int, *, lock: bool = False) -> Group:
+    qs = Group.objects.select_for_update() if lock else Group.objects
+    try:
+        return qs.get(pk=group_id)
+    except Group.DoesNotExist:
+        raise NotFound("There is no such group.") from None
+
+
+def _creator_only(group: Group, user, what: str) -> None:
+    if group.creator_id != user.pk:
+        raise Forbidden(f"Only the group's creator can {what}.")
+
+
+def _clean(name: str, description: str) -> tuple[str, str]:
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 80:
+        raise BadRequest("A group needs a name of 1 to 80 characters.")
+    description = (description or "").strip()
+    if len(description) > 2000:
+        raise BadRequest("The description may be at most 2000 characters.")
+    return name, description
+
+
+def group_create(*, creator, name: str, description: str = "") -> Group:
+    name, description = _clean(name, description)
+    with transaction.atomic():
+        group = Group.objects.create(name=name, description=description, creator=creator)
+        Membership.objects.create(group=group, user=creator)
+    return group
+
+
+def group_update(*, group_id: int, user, name: str, description: str = "") -> Group:
+    name, description = _clean(name, description)
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "edit it")
+        group.name, group.description = name, description
+        group.save(update_fields=["name", "description"])
+    return group
+
+
+def group_add_member(*, group_id: int, user, username: str) -> Membership:
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "add members")
+        member = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
+        if member is None:
+            raise NotFound(f"There is no player called {username!r}.")
+        membership, created = Membership.objects.get_or_create(group=group, user=member)
+        if not created:
+            raise Conflict(f"{member.username} is already a member.")
+    return membership
+
+
+def _cut_off(group: Group, member) -> None:
+    """Close the member's open sockets to the group's games, on every server process."""
+    game_ids = (
+        Game.objects.filter(group=group)
+        .exclude(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
+        .values_list("pk", flat=True)
+    )
+    for game_id in game_ids:
+        send_on_commit(game_id, {"type": "access_revoked", "user": member.username})
+
+
+def group_remove_member(*, group_id: int, user, member_id: int) -> None:
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "remove members")
+        if member_id == group.creator_id:
+            raise Conflict("The creator cannot be removed; delete the group instead.")
+        membership = Membership.objects.filter(group=group, user_id=member_id).select_related("user").first()
+        if membership is None:
+            raise NotFound("That player is not a member of this group.")
+        membership.delete()
+        _cut_off(group, membership.user)
+
+
+def group_leave(*, group_id: int, user) -> None:
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        if group.creator_id == user.pk:
+            raise Conflict("The creator cannot leave the group; delete it instead.")
+        deleted, _ = Membership.objects.filter(group=group, user=user).delete()
+        if not deleted:
+            raise NotFound("You are not a member of this group.")
+        _cut_off(group, user)
+
+
+def group_delete(*, group_id: int, user) -> None:
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "delete it")
+        # Tables still waiting for players are cancelled: nobody could join them any more.
+        Game.objects.filter(group=group, status=Game.Status.OPEN).update(
+            status=Game.Status.ABANDONED, finished_at=timezone.now()
+        )
+        group.delete()  # games keep their rows: Game.group is SET_NULL

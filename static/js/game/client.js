@@ -1,0 +1,163 @@
+// The protocol side of a game page (docs/protocol.md): the latest snapshot, events in seq order,
+// the event log, presence, and one action in flight that survives reconnects under the same id.
+
+import { GameSocket } from './socket.js';
+
+const LOG_LIMIT = 200;
+// The ack can overtake its own event on the socket; only a seq still missing after this is a gap.
+const ACK_GAP_WAIT_MS = 1500;
+
+function randomPrefix() {
+  const bytes = crypto.getRandomValues(new Uint8Array(5));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export class GameClient {
+  constructor(gameId, listener) {
+    this.gameId = gameId;
+    this.listener = listener;
+    this.prefix = randomPrefix();
+    this.counter = 0;
+    this.pending = null;
+    this.syncing = false;
+    this.lastSeq = null;
+    this.game = null;
+    this.status = null;
+    this.seats = [];
+    this.connected = new Set();
+    this.offlineSince = new Map();
+    this.state = null;
+    this.preview = {};
+    this.you = null;
+    this.turnStartedAt = 0;
+    this.log = new Map();
+    this.connection = 'connecting';
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.socket = new GameSocket(`${scheme}://${location.host}/ws/games/${gameId}/`, {
+      onOpen: () => this.#opened(),
+      onMessage: (m) => this.#receive(m),
+      onStatus: (status, why) => {
+        this.connection = status;
+        this.listener.connection?.(status, why);
+      },
+    });
+  }
+
+  start() {
+    this.socket.start();
+  }
+
+  get mySeat() {
+    return this.you?.seat ?? null;
+  }
+
+  get me() {
+    return this.you?.user ?? null;
+  }
+
+  // Returns false when another action is still waiting for its answer (no double sends on double clicks).
+  act(action) {
+    if (this.pending) return false;
+    this.counter += 1;
+    this.pending = { id: `${this.prefix}-${this.counter}`, action };
+    this.socket.send({ type: 'action', id: this.pending.id, action });
+    this.listener.change?.('pending');
+    return true;
+  }
+
+  sync() {
+    if (this.syncing) return;
+    this.syncing = this.socket.send({ type: 'sync', seq: this.lastSeq ?? 0 });
+  }
+
+  #opened() {
+    this.syncing = false;
+    // The connect snapshot already brings the state; the sync fetches every event we missed for the log.
+    if (this.lastSeq !== null) this.sync();
+    // Same id as before the drop: if the server applied it already, it answers with a duplicate ack.
+    if (this.pending) this.socket.send({ type: 'action', id: this.pending.id, action: this.pending.action });
+  }
+
+  #receive(message) {
+    switch (message.type) {
+      case 'snapshot': return this.#snapshot(message);
+      case 'event': return this.#event(message);
+      case 'ack': return this.#ack(message);
+      case 'error': return this.#error(message);
+      case 'presence': return this.#presence(message);
+      case 'lobby': return this.listener.lobby?.(message);
+      case 'next_game': return this.listener.nextGame?.(message);
+      default: return undefined;
+    }
+  }
+
+  #snapshot(message) {
+    this.syncing = false;
+    this.game = message.game;
+    this.status = message.game.status;
+    this.seats = message.seats;
+    this.connected = new Set(message.connected);
+    this.state = message.state;
+    this.preview = message.preview ?? {};
+    this.you = message.you;
+    this.turnStartedAt = message.game.turn_started_at ? Date.parse(message.game.turn_started_at) : Date.now();
+    this.lastSeq = message.seq;
+    for (const entry of message.events) this.#remember(entry);
+    this.listener.change?.('snapshot');
+  }
+
+  #event(message) {
+    if (this.lastSeq === null || message.seq <= this.lastSeq) return;
+    if (message.seq > this.lastSeq + 1) {
+      this.sync();
+      return;
+    }
+    const before = this.state?.current;
+    this.lastSeq = message.seq;
+    this.state = message.state;
+    this.preview = message.preview ?? {};
+    this.status = message.status;
+    if (this.state?.current !== before) this.turnStartedAt = Date.parse(message.at) || Date.now();
+    this.#remember(message);
+    this.listener.change?.('event', message);
+  }
+
+  #ack(message) {
+    if (this.pending?.id !== message.id) return;
+    this.pending = null;
+    const seq = message.seq;
+    if (seq > (this.lastSeq ?? 0)) {
+      // Without a channel layer the event never comes; the ack is then our cue to catch up.
+      setTimeout(() => {
+        if ((this.lastSeq ?? 0) < seq) this.sync();
+      }, ACK_GAP_WAIT_MS);
+    }
+    this.listener.change?.('ack');
+  }
+
+  #error(message) {
+    if (message.id && this.pending?.id === message.id) this.pending = null;
+    else if (message.id) return; // an answer to an action this page no longer waits for
+    this.listener.error?.(message);
+    this.listener.change?.('error');
+  }
+
+  #presence(message) {
+    this.connected = new Set(message.connected);
+    if (!message.online && !this.connected.has(message.user)) this.offlineSince.set(message.user, Date.now());
+    this.listener.change?.('presence');
+  }
+
+  #remember(entry) {
+    const { seq, seat, player, action, result, at } = entry;
+    this.log.set(seq, { seq, seat, player, action, result, at });
+    if (this.log.size > LOG_LIMIT) {
+      const oldest = Math.min(...this.log.keys());
+      this.log.delete(oldest);
+    }
+  }
+
+  logEntries() {
+    return [...this.log.values()].sort((a, b) => a.seq - b.seq);
+  }
+}

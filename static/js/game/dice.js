@@ -1,0 +1,73 @@
+// Dice drawn with pips. Painted DiceZ dice also carry their colour's letter, so that the colour is
+// never the only way to tell them apart.
+
+import { h } from './dom.js';
+
+export const FACE_WORDS = ['none', 'one', 'two', 'three', 'four', 'five', 'six'];
+export const COLOUR_LETTER = { blue: 'B', red: 'R', pink: 'P', green: 'G', yellow: 'Y' };
+
+const PIPS = {
+  1: ['c'],
+  2: ['tr', 'bl'],
+  3: ['tr', 'c', 'bl'],
+  4: ['tl', 'tr', 'bl', 'br'],
+  5: ['tl', 'tr', 'c', 'bl', 'br'],
+  6: ['tl', 'tr', 'ml', 'mr', 'bl', 'br'],
+};
+
+export function dieParts(die) {
+  return Array.isArray(die) ? { face: die[0], colour: die[1] } : { face: die, colour: null };
+}
+
+export function dieText(die) {
+  const { face, colour } = dieParts(die);
+  return colour ? `${FACE_WORDS[face]}, ${colour}` : FACE_WORDS[face];
+}
+
+// The face alone, for small dice in banners and lists; `label` makes it readable on its own.
+export function dieFace(die, { small = false, label = null } = {}) {
+  const { face, colour } = dieParts(die);
+  const attrs = label
+    ? { role: 'img', 'aria-label': label }
+    : { 'aria-hidden': 'true' };
+  return h(
+    'span',
+    { class: `die-face${small ? ' small' : ''}${colour ? ` paint paint-${colour}` : ''}`, ...attrs },
+    (PIPS[face] ?? []).map((p) => h('span', { class: `pip p-${p}` })),
+    colour ? h('span', { class: 'die-letter' }, COLOUR_LETTER[colour] ?? '?') : null,
+  );
+}
+
+/**
+ * The dice on the table. `marked` holds indices shown raised (held, or selected in Farkle);
+ * `rolled` those that just came out of the cup (they get the tumble animation, which is pure CSS
+ * and never delays showing the value).
+ */
+export function diceRow({ dice, count, marked, markWord, rolled, interactive, usable, onToggle }) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const die = dice[i];
+    const n = i + 1;
+    if (die === undefined) {
+      out.push(h('span', { class: 'die blank', role: 'img', 'aria-label': `Die ${n}: not rolled` },
+        h('span', { class: 'die-face empty', 'aria-hidden': 'true' })));
+      continue;
+    }
+    const isMarked = marked.has(i);
+    const canUse = usable ? usable.has(i) : true;
+    const label = `Die ${n}: ${dieText(die)}${isMarked ? `, ${markWord}` : ''}`;
+    const cls = ['die', isMarked ? 'marked' : '', rolled?.has(i) ? 'rolling' : '', canUse ? '' : 'dead']
+      .filter(Boolean).join(' ');
+    const face = dieFace(die);
+    const tag = isMarked ? h('span', { class: 'die-tag', 'aria-hidden': 'true' }, markWord) : null;
+    if (interactive && canUse) {
+      out.push(h('button', {
+        type: 'button', class: cls, 'aria-pressed': String(isMarked), 'aria-label': label,
+        dataset: { focusKey: `die:${i}`, key: String(n) }, onclick: () => onToggle(i),
+      }, face, tag));
+    } else {
+      out.push(h('span', { class: cls, role: 'img', 'aria-label': label, dataset: { key: String(n) } }, face, tag));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+// One websocket that keeps itself alive: back-off reconnects, pings, and a watchdog for sockets that
+// die silently (a laptop lid, a NAT timeout) without ever firing `close`.
+
+const BACKOFF_FIRST_MS = 300;
+const BACKOFF_CAP_MS = 5000;
+const PING_EVERY_MS = 25000;
+const PONG_WAIT_MS = 10000;
+
+// Refusals the server makes on purpose: retrying would only be refused again.
+const FATAL = new Map([
+  [4401, 'You are signed out. Sign in again to play.'],
+  [4403, 'This game belongs to a group you are not a member of.'],
+  [4404, 'There is no such game.'],
+]);
+
+export class GameSocket {
+  #url;
+  #ws = null;
+  #attempts = 0;
+  #retryTimer = null;
+  #pingTimer = null;
+  #lastHeard = 0;
+  #stopped = false;
+
+  constructor(url, { onOpen, onMessage, onStatus }) {
+    this.#url = url;
+    this.onOpen = onOpen;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+  }
+
+  start() {
+    window.addEventListener('online', () => this.#retryNow());
+    // Leaving the page closes the socket; that is not a drop worth a "Reconnecting" flash.
+    window.addEventListener('pagehide', () => { this.#stopped = true; });
+    this.#connect();
+  }
+
+  get isOpen() {
+    return this.#ws?.readyState === WebSocket.OPEN;
+  }
+
+  send(message) {
+    if (!this.isOpen) return false;
+    this.#ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  #connect() {
+    this.#retryTimer = null;
+    const ws = new WebSocket(this.#url);
+    this.#ws = ws;
+    ws.addEventListener('open', () => {
+      if (ws !== this.#ws) return;
+      this.#attempts = 0;
+      this.#lastHeard = Date.now();
+      this.#startPing(ws);
+      this.onStatus('open');
+      this.onOpen();
+    });
+    ws.addEventListener('message', (e) => {
+      if (ws !== this.#ws) return;
+      this.#lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message.type === 'string') this.onMessage(message);
+    });
+    ws.addEventListener('close', (e) => {
+      if (ws !== this.#ws) return;
+      this.#stopPing();
+      const fatal = FATAL.get(e.code);
+      if (fatal) {
+        this.#stopped = true;
+        this.onStatus('closed', fatal);
+        return;
+      }
+      this.#schedule();
+    });
+  }
+
+  #schedule() {
+    if (this.#stopped || this.#retryTimer) return;
+    const base = BACKOFF_FIRST_MS * 2 ** this.#attempts;
+    // Jitter spreads a whole table's reconnects after a server restart.
+    const delay = Math.min(BACKOFF_CAP_MS, base * (0.75 + Math.random() * 0.5));
+    this.#attempts = Math.min(this.#attempts + 1, 10);
+    this.onStatus('reconnecting');
+    this.#retryTimer = setTimeout(() => this.#connect(), delay);
+  }
+
+  #retryNow() {
+    if (this.#stopped || this.isOpen) return;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    this.#attempts = 0;
+    this.#drop();
+  }
+
+  // Abandon the current socket without waiting for a closing handshake that may never come.
+  #drop() {
+    const ws = this.#ws;
+    this.#ws = null;
+    this.#stopPing();
+    if (ws) {
+      try { ws.close(); } catch { /* already closed */ }
+    }
+    this.#schedule();
+  }
+
+  #startPing(ws) {
+    this.#stopPing();
+    this.#pingTimer = setInterval(() => {
+      const sent = Date.now();
+      this.send({ type: 'ping' });
+      setTimeout(() => {
+        if (ws === this.#ws && this.#lastHeard < sent) this.#drop();
+      }, PONG_WAIT_MS);
+    }, PING_EVERY_MS);
+  }
+
+  #stopPing() {
+    clearInterval(this.#pingTimer);
+    this.#pingTimer = null;
+  }
+}

@@ -1,0 +1,59 @@
+// Step-through replay of a finished game, rebuilt on the server from the action log through the engine.
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const board = document.getElementById("replay-board");
+const log = document.getElementById("replay-log");
+const position = document.getElementById("replay-position");
+let step = data.states.length - 1;
+
+data.entries.forEach((entry, i) => {
+  const li = document.createElement("li");
+  li.dataset.step = String(i + 1);
+  li.textContent = entry.text || `${entry.player}: ${entry.action.type}`;
+  li.addEventListener("click", () => show(i + 1));
+  log.appendChild(li);
+});
+
+let renderer = null;
+try {
+  // The live game screen's renderers draw the cards; the replay falls back to a summary without them.
+  renderer = await import("./game/replay-view.js");
+} catch (err) {
+  renderer = null;
+}
+
+function fallback(state, scores) {
+  const rows = Object.entries(scores)
+    .map(([player, score]) => `<tr><th scope="row">${player}</th><td class="num">${score}</td></tr>`)
+    .join("");
+  const dice = (state.dice || []).map((d) => (Array.isArray(d) ? `${d[0]}${d[1][0].toUpperCase()}` : d)).join(" ");
+  board.innerHTML = `<table class="data"><thead><tr><th scope="col">Player</th><th scope="col" class="num">Score</th></tr></thead><tbody>${rows}</tbody></table>
+    <p>Dice: <span class="replay-dice">${dice || "–"}</span></p>`;
+}
+
+function show(n) {
+  step = Math.max(0, Math.min(data.states.length - 1, n));
+  const state = data.states[step];
+  if (renderer) renderer.render(board, data.kind, state);
+  else fallback(state, data.scores[step]);
+  position.textContent = `Step ${step} of ${data.states.length - 1}`;
+  log.querySelectorAll("li").forEach((li) => {
+    const current = Number(li.dataset.step) === step;
+    li.classList.toggle("current", current);
+    if (current) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  });
+  const current = log.querySelector("li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+const moves = { first: () => 0, prev: () => step - 1, next: () => step + 1, last: () => data.states.length - 1 };
+document.querySelectorAll("[data-step]").forEach((button) => {
+  button.addEventListener("click", () => show(moves[button.dataset.step]()));
+});
+document.addEventListener("keydown", (event) => {
+  const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+  if (!key || event.target.closest("input, select, textarea")) return;
+  event.preventDefault();
+  show(moves[key]());
+});
+show(step);

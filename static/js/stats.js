@@ -1,0 +1,33 @@
+// Draws the statistics charts (Chart.js from npm) and shades the per-box heatmap.
+(function () {
+  const source = document.getElementById("chart-data");
+  if (!source) return;
+  const data = JSON.parse(source.textContent);
+  const accent = "#2656c9";
+  if (window.Chart) {
+    const h = data.histogram;
+    new window.Chart(document.getElementById("histogram-chart"), {
+      type: "bar",
+      data: {
+        labels: h.edges.map((lo) => `${lo}–${lo + h.width - 1}`),
+        datasets: [{ label: "Games", data: h.counts, backgroundColor: accent }],
+      },
+      options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+    });
+    new window.Chart(document.getElementById("series-chart"), {
+      type: "line",
+      data: {
+        labels: data.series.map((p) => p.at.slice(0, 10)),
+        datasets: [{ label: "Final score", data: data.series.map((p) => p.score), borderColor: accent, tension: 0.2 }],
+      },
+      options: { plugins: { legend: { display: false } } },
+    });
+  }
+  const cells = Array.from(document.querySelectorAll("#box-heatmap td.heat"));
+  const values = cells.map((c) => parseFloat(c.dataset.value)).filter((v) => !Number.isNaN(v));
+  const max = Math.max(1, ...values);
+  for (const cell of cells) {
+    const v = parseFloat(cell.dataset.value);
+    if (!Number.isNaN(v)) cell.style.background = `rgba(38, 86, 201, ${(0.08 + 0.6 * (v / max)).toFixed(2)})`;
+  }
+})();

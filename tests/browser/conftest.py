@@ -1,0 +1,192 @@
+"""Real-browser fixtures: daphne serving the test database in a subprocess, and Debian's Chromium.
+
+The server is a real daphne process (websockets included) on a free port, reading the same test
+database as the test (tests here use transactional_db, so what they create is committed and visible).
+Dice come from a script file the test fills, so that games go exactly where the test wants.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") or os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} is not installed; `apt-get install chromium` to run browser tests")
+    return CHROMIUM
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def dice_script(tmp_path_factory):
+    path = tmp_path_factory.mktemp("dice") / "script.json"
+    path.write_text("[]")
+    return path
+
+
+@pytest.fixture(scope="session")
+def server(django_db_setup, django_db_blocker, dice_script):
+    """A daphne process serving the test database; yields its base URL."""
+    with django_db_blocker.unblock():
+        database_url = _database_url()
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": database_url,
+        "DICE_SOURCE": "scripted",
+        "DICE_SCRIPT_PATH": str(dice_script),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = open(ROOT / "artifacts" / "daphne-browser.log", "w") if (ROOT / "artifacts").is_dir() else None  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log or subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:  # noqa: S310 - our own server
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"daphne did not come up on {url}")
+        time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if log:
+        log.close()
+
+
+@pytest.fixture
+def dice(dice_script):
+    """Queue rolls for the server: dice([1, 2, 3, 4, 5], [6, 6]) ...; the script is emptied after the test."""
+    from games.dice_source import write_script
+
+    dice_script.write_text("[]")
+
+    def push(*rolls):
+        write_script(dice_script, [list(r) for r in rolls])
+
+    yield push
+    dice_script.write_text("[]")
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=chromium_path,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def login_as(browser, server, transactional_db):
+    """A new browser context signed in as the user (session cookie made with Django's test client)."""
+    from django.test import Client
+
+    contexts = []
+
+    def make(user, width: int = 1280, height: int = 900):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": server,
+                }
+            ]
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot under artifacts/screenshots/ (git-ignored) and return its path."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+def pytest_sessionstart(session):
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
+        return
