@@ -61,6 +61,18 @@ class Board:
         return Q(final_score__gt=seat.final_score)
 
 
+# Only what an entry shows: sorting wide rows (cards, summaries, states) made the all-time lists slow.
+ENTRY_FIELDS = (
+    "final_score",
+    "laps",
+    "game_id",
+    "user__username",
+    "game__finished_at",
+    "game__max_seats",
+    "game__group_id",
+)
+
+
 def _entry(seat: Seat, rank: int, kind: str) -> dict:
     return {
         "rank": rank,
@@ -85,7 +97,9 @@ def high_scores(
 ) -> dict:
     """The top entries and, for a signed-in viewer, their own best entry with its rank."""
     board = Board(kind, period, goal if kind == "farkle" else None, group_id)
-    rows = list(board.seats().select_related("user", "game").order_by(*board.ordering())[:limit])
+    rows = list(
+        board.seats().select_related("user", "game").only(*ENTRY_FIELDS).order_by(*board.ordering())[:limit]
+    )
     entries = []
     for i, seat in enumerate(rows):
         prev = rows[i - 1] if i else None

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from itertools import combinations
+from django.db import connection
 
 from games.highscores import FARKLE_GOALS, high_scores
-from games.models import Game, Seat
+from games.models import Game
 from games.rules import ENGINES
 from groups.models import Group
 
@@ -15,47 +14,61 @@ def is_member(group: Group, user) -> bool:
     return user.is_authenticated and group.memberships.filter(user=user).exists()
 
 
+HEAD_TO_HEAD_SQL = """
+SELECT ua.username, ub.username, COUNT(*),
+       SUM(CASE WHEN a.resigned < b.resigned
+                  OR (a.resigned = b.resigned AND a.final_score > b.final_score) THEN 1 ELSE 0 END),
+       SUM(CASE WHEN b.resigned < a.resigned
+                  OR (a.resigned = b.resigned AND b.final_score > a.final_score) THEN 1 ELSE 0 END)
+FROM games_seat a
+JOIN games_seat b ON b.game_id = a.game_id AND a.user_id < b.user_id
+JOIN games_game g ON g.id = a.game_id
+JOIN accounts_user ua ON ua.id = a.user_id
+JOIN accounts_user ub ON ub.id = b.user_id
+WHERE g.group_id = %s AND g.status = %s
+GROUP BY ua.username, ub.username
+"""
+
+
 def head_to_head(group: Group) -> list[dict]:
-    """For each pair of members who met in the group's finished games: games, wins each, draws.
+    """For each pair of players who met in the group's finished games: games, wins each, draws.
 
-    The higher final score beats the lower; a player who resigned loses to one who did not.
+    The higher final score beats the lower; a player who resigned loses to one who did not. One
+    aggregate query: the pairs come from a self-join of the seats.
     """
-    rows = Seat.objects.filter(game__group=group, game__status=Game.Status.FINISHED).values_list(
-        "game_id", "user__username", "final_score", "resigned"
-    )
-    by_game: dict[int, list[tuple[str, int, bool]]] = defaultdict(list)
-    for game_id, name, score, resigned in rows:
-        by_game[game_id].append((name, score or 0, resigned))
-    records: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for seats in by_game.values():
-        for (a, sa, ra), (b, sb, rb) in combinations(sorted(seats), 2):
-            rec = records[(a, b)]
-            rec[0] += 1
-            key_a, key_b = (not ra, sa), (not rb, sb)
-            if key_a > key_b:
-                rec[1] += 1
-            elif key_b > key_a:
-                rec[2] += 1
-            else:
-                rec[3] += 1
-    return [
-        {"a": a, "b": b, "games": g, "a_wins": wa, "b_wins": wb, "draws": d}
-        for (a, b), (g, wa, wb, d) in sorted(records.items())
-    ]
+    with connection.cursor() as cursor:
+        cursor.execute(HEAD_TO_HEAD_SQL, [group.pk, Game.Status.FINISHED])
+        rows = cursor.fetchall()
+    records = []
+    for a, b, games, a_wins, b_wins in rows:
+        if b < a:
+            a, b, a_wins, b_wins = b, a, b_wins, a_wins
+        records.append(
+            {
+                "a": a,
+                "b": b,
+                "games": games,
+                "a_wins": a_wins,
+                "b_wins": b_wins,
+                "draws": games - a_wins - b_wins,
+            }
+        )
+    return sorted(records, key=lambda r: (r["a"], r["b"]))
 
 
-def leaderboards(group: Group, viewer) -> list[dict]:
+def leaderboards(group: Group) -> list[dict]:
+    """Top ten of each list within the group (the full lists, with the viewer's rank, are on /highscores/)."""
     boards = []
     for slug, engine in ENGINES.items():
         goals = FARKLE_GOALS if slug == "farkle" else (None,)
         for goal in goals:
-            board = high_scores(slug, goal=goal, group_id=group.pk, viewer=viewer, limit=10)
+            board = high_scores(slug, goal=goal, group_id=group.pk, limit=10)
             board["name"] = engine.name + (f" — goal {goal}" if goal else "")
             boards.append(board)
     return boards
 
 
-def group_page(group: Group, viewer) -> dict:
+def group_page(group: Group) -> dict:
     games = Game.objects.filter(group=group).select_related("creator").prefetch_related("seats__user")
     return {
         "members": list(group.memberships.select_related("user").order_by("user__username")),
@@ -63,6 +76,6 @@ def group_page(group: Group, viewer) -> dict:
             games.filter(status__in=[Game.Status.OPEN, Game.Status.PLAYING]).order_by("-created_at")
         ),
         "recent": list(games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:10]),
-        "leaderboards": leaderboards(group, viewer),
+        "leaderboards": leaderboards(group),
         "head_to_head": head_to_head(group),
     }

@@ -35,7 +35,7 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
     if not selectors.is_member(group, request.user):
         # Outsiders with the link learn the name and nothing else.
         return render(request, "groups/outside.html", {"group": group}, status=403)
-    context = selectors.group_page(group, request.user)
+    context = selectors.group_page(group)
     context.update(group=group, add_form=AddMemberForm(), is_creator=group.creator_id == request.user.pk)
     return render(request, "groups/detail.html", context)
 

@@ -1,0 +1,104 @@
+"""Time the statistics, history, high-score and group pages over many finished games.
+
+    python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
+
+Seeds the games once (they are kept for the next run), then renders each page several times and prints
+the median and worst time and the number of queries.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Game
+from games.seed import seed_finished_games
+from groups import services as group_services
+from groups.models import Group
+
+PREFIX = "bench"
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=20000)
+        parser.add_argument("--players", type=int, default=60)
+        parser.add_argument("--repeat", type=int, default=5)
+
+    def handle(self, *args, games: int, players: int, repeat: int, **options):
+        users = self._users(players)
+        groups = self._groups(users)
+        have = Game.objects.filter(seats__user__in=users).distinct().count()
+        if have < games:
+            start = time.perf_counter()
+            seed_finished_games(games - have, users, groups=groups, seed=have + 1)
+            self.stdout.write(f"seeded {games - have} games in {time.perf_counter() - start:.1f} s")
+            if connection.vendor == "postgresql":
+                # Bulk inserts leave the planner's statistics stale until autovacuum catches up.
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE")
+        total = Game.objects.filter(status=Game.Status.FINISHED).count()
+        self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
+        client = Client(HTTP_HOST="localhost")
+        me = users[0]
+        client.force_login(me)
+        pages = [("home", reverse("home"), {})]
+        for kind in ("triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"):
+            params = {"kind": kind, **({"goal": 10000} if kind == "farkle" else {})}
+            pages += [
+                (f"stats {kind}", reverse("players:stats", args=[me.username]), params),
+                (f"highscores {kind}", reverse("highscores"), params),
+                (f"highscores {kind} week", reverse("highscores"), {**params, "period": "week"}),
+            ]
+        pages += [
+            ("history", reverse("players:history", args=[me.username]), {}),
+            ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
+            ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
+            ("api stats farkle", reverse("api_player_stats", args=[me.username]), {"kind": "farkle"}),
+            ("api highscores", reverse("api_highscores"), {"kind": "triple-quintzee"}),
+        ]
+        self.stdout.write(f"{'page':<34}{'median ms':>10}{'max ms':>10}{'queries':>9}")
+        for name, url, params in pages:
+            times = []
+            for _ in range(repeat):
+                with CaptureQueriesContext(connection) as queries:
+                    start = time.perf_counter()
+                    response = client.get(url, params)
+                    times.append((time.perf_counter() - start) * 1000)
+                if response.status_code != 200:
+                    raise RuntimeError(f"{url} answered {response.status_code}")
+            self.stdout.write(
+                f"{name:<34}{statistics.median(times):>10.1f}{max(times):>10.1f}{len(queries.captured_queries):>9}"
+            )
+
+    def _users(self, n: int) -> list:
+        model = get_user_model()
+        users = []
+        for i in range(n):
+            user, created = model.objects.get_or_create(username=f"{PREFIX}{i:03d}")
+            if created:
+                user.set_unusable_password()
+                user.save()
+            users.append(user)
+        return users
+
+    def _groups(self, users: list) -> list:
+        groups = list(Group.objects.filter(name__startswith=f"{PREFIX}-").order_by("pk"))
+        while len(groups) < 3:
+            group = group_services.group_create(creator=users[len(groups)], name=f"{PREFIX}-{len(groups)}")
+            for user in users[:20]:
+                if user.pk != group.creator_id:
+                    group_services.group_add_member(
+                        group_id=group.pk, user=group.creator, username=user.username
+                    )
+            groups.append(group)
+        return groups
