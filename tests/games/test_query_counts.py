@@ -1,4 +1,5 @@
-"""With 2,000 finished games, statistics, history, high-score and group pages run a bounded number of queries."""
+"""With 2,000 finished games, the statistics, history, high-score and group pages run a bounded number
+of queries."""
 
 from __future__ import annotations
 

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 PD_BOXES = [
     "ones", "twos", "threes", "fours", "fives", "sixes", "blues", "reds", "pinks", "greens", "yellows",
-    "four_of_a_kind", "four_of_a_color", "full_house", "painted_house", "straight", "rainbow", "flush", "dicez",
-    "chance",
+    "four_of_a_kind", "four_of_a_color", "full_house", "painted_house", "straight", "rainbow", "flush",
+    "dicez", "chance",
 ]  # fmt: skip
 RAINBOW_STRAIGHT = [[1, "blue"], [2, "red"], [3, "pink"], [4, "green"], [5, "yellow"]]
 FIVE_RED_SIXES = [[6, "red"]] * 5
