@@ -16,3 +16,29 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name", "email")
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """Django's sign-in form, refusing at once while the username or address is locked out."""
+
+    error_messages = {**AuthenticationForm.error_messages, "throttled": "%(message)s"}
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        ip = throttle.client_ip(self.request) if self.request else ""
+        locked = throttle.locked_for(username, ip)
+        self.throttled = locked is not None
+        if locked is not None:
+            # The password is not even checked: a guess made during the lock-out learns nothing.
+            raise ValidationError(
+                self.error_messages["throttled"],
+                code="throttled",
+                params={"message": throttle.refusal_message(*locked)},
+            )
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            throttle.record_failure(username, ip)
+            raise
+        throttle.record_success(username, ip)
+        return cleaned

@@ -5,6 +5,7 @@ The protocol is written down in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -15,12 +16,14 @@ from django.conf import settings
 from games import selectors, services
 from games.broadcast import group_name
 from games.errors import BadRequest, Forbidden, GameError, NotFound
+from games.ratelimit import ConnectionLimiter
 
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -37,15 +40,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.limiter = ConnectionLimiter(self.user.pk)
         # Join the group before reading the snapshot so that no event falls between the two; an event
         # the snapshot already holds arrives with an old seq and the client drops it.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self._layer_call("group_add", self.group, self.channel_name):
+            # Without the group this socket would never hear of other players' moves: refuse it, and
+            # let the client reconnect with back-off (docs/protocol.md).
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         try:
             snapshot = await database_sync_to_async(services.connection_open)(
                 game_id=self.game_id, user=self.user, channel_name=self.channel_name
             )
         except (NotFound, Forbidden) as exc:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._layer_call("group_discard", self.group, self.channel_name)
             await self.close(code=CLOSE_NOT_FOUND if isinstance(exc, NotFound) else CLOSE_FORBIDDEN)
             return
         self.joined = True
@@ -57,43 +65,72 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not getattr(self, "joined", False):
             return
         self.joined = False
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._layer_call("group_discard", self.group, self.channel_name)
         connected = await database_sync_to_async(services.connection_close)(
             channel_name=self.channel_name, user=self.user
         )
         await self._announce_presence(online=False, connected=connected)
 
+    async def _layer_call(self, method: str, *args) -> bool:
+        """Call the channel layer with a time limit; False (logged) if it failed or hung.
+
+        A channel layer that is down (Redis gone) or stalled (Redis paused) must not take the socket,
+        or the process's shared layer connection, down with it.
+        """
+        try:
+            await asyncio.wait_for(getattr(self.channel_layer, method)(*args), settings.WS_LAYER_TIMEOUT)
+        except Exception:
+            logger.warning("channel layer %s for game %s failed", method, self.game_id, exc_info=True)
+            return False
+        return True
+
     async def _announce_presence(self, *, online: bool, connected: list[str]) -> None:
         payload = {"type": "presence", "user": self.user.username, "online": online, "connected": connected}
-        try:
-            await self.channel_layer.group_send(self.group, {"type": "game.message", "payload": payload})
-        except Exception:
-            logger.warning("presence broadcast for game %s failed", self.game_id, exc_info=True)
+        await self._layer_call("group_send", self.group, {"type": "game.message", "payload": payload})
 
     # --- incoming frames -------------------------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    @staticmethod
+    def parse(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None, tuple[str, str] | None]:
+        """The frame as a message, or the (code, message) of the error that answers it."""
+        limit = settings.WS_MAX_MESSAGE_BYTES
         if text_data is None:
-            await self.send_error("binary", "Binary frames are not understood; send JSON text.")
-            return
-        if len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
-            await self.send_error(
-                "too_large", f"Messages may be at most {settings.WS_MAX_MESSAGE_BYTES} bytes."
-            )
-            return
+            return None, ("binary", "Binary frames are not understood; send JSON text.")
+        # Characters first (cheap), then bytes: a character is up to four bytes of UTF-8.
+        if len(text_data) > limit or (len(text_data) * 4 > limit and len(text_data.encode()) > limit):
+            return None, ("too_large", f"Messages may be at most {limit} bytes.")
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):
-            await self.send_error("bad_json", "That message is not valid JSON.")
-            return
+            return None, ("bad_json", "That message is not valid JSON.")
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.send_error("bad_message", "A message must be a JSON object with a type.")
+            return None, ("bad_message", "A message must be a JSON object with a type.")
+        return message, None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        message, error = self.parse(text_data, bytes_data)
+        is_action = message is not None and message["type"] == "action"
+        client_id = message.get("id") if message is not None and isinstance(message.get("id"), str) else None
+        # Every frame counts, garbage included; actions count in their own bucket as well.
+        refusal = await self.limiter.check("messages", *(("actions",) if is_action else ()))
+        if refusal is not None:
+            await self.send_json(
+                {
+                    "type": "error",
+                    "id": client_id[:64] if client_id else None,
+                    "code": "rate_limited",
+                    "message": refusal.message,
+                    "retry_after": refusal.retry_after,
+                }
+            )
+            return
+        if error is not None:
+            await self.send_error(*error)
             return
         handler = self.HANDLERS.get(message["type"])
         if handler is None:
             await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
             return
-        client_id = message.get("id") if isinstance(message.get("id"), str) else None
         try:
             await handler(self, message)
         except GameError as exc:
@@ -117,13 +154,24 @@ class GameConsumer(AsyncWebsocketConsumer):
         seq = message.get("seq", 0)
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise BadRequest("sync needs seq: the last sequence number you have (0 for none).")
-        snapshot = await database_sync_to_async(self._snapshot_since)(seq)
+        try:
+            snapshot = await database_sync_to_async(self._snapshot_since)(seq)
+        except Forbidden as exc:
+            await self.send_error(exc.code, exc.message)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.send_json(snapshot)
 
     def _snapshot_since(self, seq: int) -> dict:
         from games.models import Game
 
-        game = Game.objects.select_related("creator").get(pk=self.game_id)
+        game = Game.objects.select_related("creator", "group").filter(pk=self.game_id).first()
+        if game is None:
+            raise NotFound("There is no such game.")
+        # Access is checked again: a member removed while the channel layer was down never got the
+        # access_revoked message that closes their socket.
+        if not services.can_watch(game, self.user):
+            raise Forbidden("You are no longer a member of this game's group.")
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:

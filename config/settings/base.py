@@ -137,3 +137,42 @@ DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.j
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=16 * 1024)
 PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
+
+# --- Reliability and security (issue 7; docs/RELIABILITY.md) ---------------------------------------
+# Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
+# stalled Redis must not hang a socket.
+WS_LAYER_TIMEOUT = env.float("WS_LAYER_TIMEOUT", default=2.0)
+# Websocket rate limits (games/ratelimit.py), per 10 seconds. "messages" counts every frame (sync, ping,
+# garbage and actions); "actions" counts action frames. No person plays 10 actions a second; the
+# per-user limits cover all of a user's tabs together.
+WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)
+WS_RATE_MESSAGES_PER_10S = env.int("WS_RATE_MESSAGES_PER_10S", default=200)
+WS_RATE_USER_ACTIONS_PER_10S = env.int("WS_RATE_USER_ACTIONS_PER_10S", default=200)
+WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default=400)
+# Sign-in throttling (accounts/throttle.py): after this many failed sign-ins for one username, or from
+# one address, within LOGIN_FAILURE_WINDOW seconds of the first, sign-ins are refused until it ends.
+LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
+LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+# Counters shared by every server process live in this cache: in-process memory on the embedded
+# default (one process), Redis when REDIS_URL is set, so that limits hold across daphne replicas. Short
+# socket timeouts: if Redis is down the limits fail open (logged) instead of stalling play.
+RATE_LIMIT_CACHE = "ratelimit"
+RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default="dicehall")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    RATE_LIMIT_CACHE: (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
+            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ratelimit",
+            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
+        }
+    ),
+}

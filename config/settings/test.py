@@ -23,3 +23,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and "test-db" 
 # Serve static files from the finders, as in development: tests do not run collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# --- Reliability and security (issue 7) ------------------------------------------------------------
+# Rate-limit counters of one test run never meet another run's in a shared Redis (each run has its own
+# key prefix; daphne subprocesses started by a test are given the test's prefix explicitly).
+if "RATE_LIMIT_KEY_PREFIX" not in os.environ:
+    RATE_LIMIT_KEY_PREFIX = f"test-{os.getpid()}"
+    CACHES["ratelimit"]["KEY_PREFIX"] = RATE_LIMIT_KEY_PREFIX  # noqa: F405

@@ -20,6 +20,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+# Playwright's sync API runs an asyncio loop in the test thread; the ORM calls the tests and login_as
+# make there are still plain synchronous code, so Django's async-safety guard must stand down.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"

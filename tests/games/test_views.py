@@ -1,4 +1,4 @@
-"""Lobby pages: create (with Farkle options and solo), invite link, open tables, join, leave, start, your games."""
+"""Lobby pages: create (Farkle options, solo), invite link, open tables, join, leave, start, your games."""
 
 from __future__ import annotations
 

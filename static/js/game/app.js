@@ -408,7 +408,7 @@ export class GameApp {
           : `Roll ${made + 1} of ${MAX_ROLLS}`;
       parts = [
         h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: () => this.roll() }, label),
-        h('p', { class: 'roll-count', id: 'roll-count' }, made ? `Roll ${made} of ${MAX_ROLLS}` : 'Not rolled yet'),
+        h('p', { class: 'roll-count', id: 'roll-count' }, made ? `${made} of ${MAX_ROLLS} rolls used` : 'Not rolled yet'),
       ];
     } else {
       const value = this.selectionValue();

@@ -47,7 +47,7 @@ export const LAYOUTS = {
   'triple-quintzee': {
     columns: 3,
     labels: TQ_LABELS,
-    header: (col) => ({ title: `Column ${col.column}`, sub: `×${col.multiplier}` }),
+    header: (col) => ({ title: col.column, sub: `×${col.multiplier}` }),
     rows: [
       ...['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'].map((b) => box(b, TQ_LABELS[b])),
       sum('Top subtotal', (c) => c.top_subtotal, 'subtotal'),
@@ -64,9 +64,9 @@ export const LAYOUTS = {
     columns: 3,
     labels: TY_LABELS,
     header: (col) => {
-      if (col.status === 'upgraded') return { title: `Column ${col.column}`, sub: `×${col.multiplier}`, note: 'upgraded', cls: 'upgraded' };
-      if (col.status === 'blocked') return { title: `Column ${col.column}`, sub: `×${col.multiplier}`, note: 'blocked', cls: 'blocked' };
-      return { title: `Column ${col.column}`, sub: `×${col.multiplier}`, note: `→ ×${TY_UPGRADE[col.column]}`, cls: 'pending' };
+      if (col.status === 'upgraded') return { title: col.column, sub: `×${col.multiplier}`, note: 'upgraded', cls: 'upgraded' };
+      if (col.status === 'blocked') return { title: col.column, sub: `×${col.multiplier}`, note: 'blocked', cls: 'blocked' };
+      return { title: col.column, sub: `×${col.multiplier}`, note: `→ ×${TY_UPGRADE[col.column]}`, cls: 'pending' };
     },
     rows: [
       ...['ones', 'xtra_ones', 'twos', 'threes', 'fours', 'fives', 'sixes', 'waste_upper'].map((b) => box(b, TY_LABELS[b])),
@@ -155,7 +155,7 @@ export function cardTable({ kind, owner, card, previews, live, choosable, nav, h
     cols.map((col) => {
       const info = layout.header(col);
       return h('th', { scope: 'col', class: `col-head ${info.cls ?? ''}` },
-        h('span', { class: 'col-title' }, info.title),
+        h('span', { class: 'col-title' }, layout.columns > 1 ? h('span', { class: 'col-word' }, 'Column ') : null, String(info.title)),
         info.sub ? h('span', { class: 'col-mult' }, info.sub) : null,
         info.note ? h('span', { class: 'col-note' }, info.note) : null);
     }));

@@ -50,7 +50,7 @@ export function diceRow({ dice, count, marked, markWord, rolled, interactive, us
     const n = i + 1;
     if (die === undefined) {
       out.push(h('span', { class: 'die blank', role: 'img', 'aria-label': `Die ${n}: not rolled` },
-        h('span', { class: 'die-face empty', 'aria-hidden': 'true' })));
+        h('span', { class: 'die-face empty', 'aria-hidden': 'true' }), h('span', { class: 'die-tag' })));
       continue;
     }
     const isMarked = marked.has(i);
@@ -59,7 +59,7 @@ export function diceRow({ dice, count, marked, markWord, rolled, interactive, us
     const cls = ['die', isMarked ? 'marked' : '', rolled?.has(i) ? 'rolling' : '', canUse ? '' : 'dead']
       .filter(Boolean).join(' ');
     const face = dieFace(die);
-    const tag = isMarked ? h('span', { class: 'die-tag', 'aria-hidden': 'true' }, markWord) : null;
+    const tag = h('span', { class: 'die-tag', 'aria-hidden': 'true' }, isMarked ? markWord : '');
     if (interactive && canUse) {
       out.push(h('button', {
         type: 'button', class: cls, 'aria-pressed': String(isMarked), 'aria-label': label,
