@@ -212,6 +212,23 @@ def _absent_for(game: Game, seat: Seat, now) -> float:
     return (now - since).total_seconds()
 
 
+def _check_absent(game: Game, sender: Seat, now) -> None:
+    """A skip needs the player to move to have been away longer than the game's absence limit."""
+    current = game.engine.current_player(game.state)
+    if current is None:
+        return  # the engine refuses it: the game is over
+    target = game.seats.get(position=game.state["players"].index(current))
+    if target.pk == sender.pk:
+        return  # the engine refuses skipping one's own turn
+    away = _absent_for(game, target, now)
+    if away < game.absence_limit:
+        wait = int(game.absence_limit - away) + 1
+        raise InvalidAction(
+            f"{current} is still in the game; you may skip their turn after {wait} more seconds away.",
+            "not_absent",
+        )
+
+
 def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
     """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit."""
     _validate_envelope(client_id, action)
@@ -229,19 +246,7 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
             raise Conflict("This game is not being played.", "not_playing")
         now = timezone.now()
         if action.get("type") == "skip":
-            current = game.engine.current_player(game.state)
-            target = next(
-                (s for s in game.seats.all() if s.position == game.state["players"].index(current)), None
-            )
-            if current is not None and target is not None and target.pk != seat.pk:
-                away = _absent_for(game, target, now)
-                if away < game.absence_limit:
-                    wait = int(game.absence_limit - away) + 1
-                    raise InvalidAction(
-                        f"{current} is still in the game; you may skip their turn after {wait} more"
-                        " seconds away.",
-                        "not_absent",
-                    )
+            _check_absent(game, seat, now)
         dice = RecordingDice(game.kind)
         before = game.engine.current_player(game.state)
         try:
