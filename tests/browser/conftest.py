@@ -20,13 +20,17 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-# Playwright's sync API runs an asyncio loop in the test thread; the ORM calls the tests and login_as
-# make there are still plain synchronous code, so Django's async-safety guard must stand down.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch):
+    """Playwright's sync API runs an asyncio loop in the test thread while the browser is open; the ORM
+    calls of these tests and fixtures are still plain synchronous code, so Django's async-safety guard
+    stands down for the browser tests (and only for them)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -125,7 +129,9 @@ def dice(dice_script):
     dice_script.write_text("[]")
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright is open its event loop counts as running in this thread,
+# and every test collected after the browser tests would then hit Django's async-safety guard.
+@pytest.fixture(scope="module")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 

@@ -2,15 +2,16 @@
 // what the server does not know yet: dice held or selected before the next roll, the card being viewed,
 // the box being pointed at.
 
-import { fill, h, listText, plural } from './dom.js';
+import { fill, h } from './dom.js';
 import { GameClient } from './client.js';
-import { diceRow, dieFace, dieText } from './dice.js';
-import { LAYOUTS, boxLabel, cardTable, landingHint, navRows, previewIndex } from './cards.js';
-import { farkleScore } from './farkle-score.js';
+import { diceRow } from './dice.js';
+import {
+  LAYOUTS, MAX_ROLLS, bonusMoment, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex,
+} from './cards.js';
+import { farkleBoard, farkleControls, farkleMoment } from './farkle.js';
+import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
 import { bindKeys } from './keyboard.js';
 
-const MAX_ROLLS = 3;
-const BANK_MINIMUM = 300;
 const OVER = new Set(['finished', 'abandoned']);
 
 export class GameApp {
@@ -46,6 +47,8 @@ export class GameApp {
   }
 
   start() {
+    // A page restored from the back/forward cache has a dead socket and an old picture: start afresh.
+    window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
     this.#skeleton();
     this.client.start();
     if (this.waiting) return;
@@ -80,12 +83,6 @@ export class GameApp {
     if (!alive.length) return [];
     const top = Math.max(...alive.map((p) => this.scoreOf(p)));
     return alive.filter((p) => this.scoreOf(p) === top);
-  }
-
-  selectionValue() {
-    const s = this.state;
-    if (!s || this.isCard) return 0;
-    return farkleScore([...this.sel].map((i) => s.dice[i]));
   }
 
   // --- actions ------------------------------------------------------------------------------------
@@ -164,6 +161,7 @@ export class GameApp {
       // The page was drawn as a waiting room; a started game is best drawn by reloading it.
       if (why === 'snapshot' && c.status !== 'open') location.reload();
       else if (why === 'snapshot') this.#waitingSeats(c.seats);
+      this.root.dataset.seq = String(c.lastSeq ?? '');
       return;
     }
     if (why === 'event') this.#effects(message);
@@ -209,6 +207,7 @@ export class GameApp {
   }
 
   #lobby(message) {
+    if (!this.waiting) return;
     if (message.status !== 'open') {
       location.reload();
       return;
@@ -318,59 +317,40 @@ export class GameApp {
     }
     this.root.dataset.seq = String(c.lastSeq ?? '');
     this.root.dataset.turn = this.state?.current ?? '';
+    this.root.classList.toggle('is-over', this.over);
   }
 
   #renderNext() {
-    const n = this.nextGame;
-    if (!this.#changedSig('next', n)) return;
-    if (!n) return fill(this.dom.next);
-    fill(this.dom.next, h('p', { role: 'status' },
-      `${n.by === this.me ? 'You' : n.by} started the next game with the same players. `,
-      h('a', { class: 'button small', href: this.gameUrl.replace(/0\/$/, `${n.game}/`), id: 'next-game-link' }, `Go to game #${n.game}`)));
+    const next = this.nextGame;
+    if (!this.#changedSig('next', next)) return;
+    if (!next) return fill(this.dom.next);
+    fill(this.dom.next, nextGameNotice({ next, me: this.me, href: this.gameUrl.replace(/0\/$/, `${next.game}/`) }));
   }
 
   #renderEnd() {
-    const c = this.client;
     const s = this.state;
     const over = this.over;
     if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated])) return;
     this.dom.end.hidden = !over;
     if (!over) return fill(this.dom.end);
-    if (!s) return fill(this.dom.end, h('h2', { id: 'g-end-title' }, 'Game cancelled'));
-    const won = this.winners();
-    const standings = [...s.players].sort((a, b) => this.scoreOf(b) - this.scoreOf(a));
-    const laps = this.isCard ? '' : ` after ${plural(s.laps, 'lap')}`;
-    let verdict;
-    if (!won.length) verdict = 'The game is over with no winner.';
-    else if (won.length === 1) verdict = `${won[0] === this.me ? 'You win' : `${won[0]} wins`} with ${this.scoreOf(won[0])} points${laps}!`;
-    else verdict = `${listText(won)} share the win with ${this.scoreOf(won[0])} points${laps}.`;
-    const token = document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '';
-    fill(this.dom.end,
-      h('h2', { id: 'g-end-title' }, 'Game over'),
-      h('p', { class: 'verdict' }, verdict),
-      h('ol', { class: 'standings' }, standings.map((p) => h('li', { class: won.includes(p) ? 'winner' : '' },
-        h('span', { class: 'name' }, p), won.includes(p) ? h('span', { class: 'tag win' }, 'winner') : null,
-        s.resigned.includes(p) ? h('span', { class: 'tag' }, 'resigned') : null,
-        h('span', { class: 'score' }, String(this.scoreOf(p)))))),
-      this.seated && c.game.status !== 'open'
-        ? h('form', { method: 'post', action: this.againUrl, class: 'again' },
-          h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
-          h('button', { class: 'button', type: 'submit', id: 'play-again' }, 'Play again'),
-          h('span', { class: 'muted' }, ' same players, same seats'))
-        : null);
+    fill(this.dom.end, endPanel({
+      state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me,
+      laps: !this.isCard && s ? s.laps : 0, seated: this.seated, againUrl: this.againUrl,
+      token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
+    }));
   }
 
   #renderTurn() {
     const s = this.state;
-    let text;
+    let text = 'Waiting…';
     if (s.over) text = 'Game over';
     else if (this.myTurn) text = 'Your turn';
     else if (s.current) text = `${s.current}'s turn`;
-    else text = 'Waiting…';
     const away = s.current && !s.over && !this.client.connected.has(s.current) ? ' (not connected)' : '';
     const watching = this.seated ? '' : ' · you are watching';
     if (this.#changedSig('turn', [text, away, watching])) {
-      fill(this.dom.turn, h('span', { class: this.myTurn ? 'mine' : '' }, text), away ? h('span', { class: 'muted' }, away) : null,
+      fill(this.dom.turn, h('span', { class: this.myTurn ? 'mine' : '' }, text),
+        away ? h('span', { class: 'muted' }, away) : null,
         watching ? h('span', { class: 'muted small' }, watching) : null);
     }
     const last = s.last_event?.text ?? '';
@@ -379,71 +359,28 @@ export class GameApp {
 
   #renderDice() {
     const s = this.state;
-    const preview = this.client.preview;
     let props;
     if (this.isCard) {
       const interactive = this.myTurn && s.roll > 0 && s.roll < MAX_ROLLS;
       props = { dice: s.dice, count: 5, marked: this.myTurn ? this.holds : new Set(s.held ?? []), markWord: 'held', interactive };
     } else {
-      const count = s.dice.length || s.dice_left || s.dice_count;
       props = {
-        dice: s.dice, count, marked: this.sel, markWord: 'selected', interactive: this.myTurn && s.rolls > 0,
-        usable: new Set(preview.scoring ?? []),
+        dice: s.dice, count: s.dice.length || s.dice_left || s.dice_count, marked: this.sel, markWord: 'selected',
+        tagWord: 'keep', interactive: this.myTurn && s.rolls > 0, usable: new Set(this.client.preview.scoring ?? []),
       };
     }
     const sig = [props.dice, props.count, [...props.marked].sort(), props.interactive, props.usable ? [...props.usable] : null];
+    // Fresh dice always redraw, so that the tumble plays even when a roll repeats the same faces.
     if (!this.#changedSig('dice', sig) && !this.rolled.size) return;
     fill(this.dom.dice, diceRow({ ...props, rolled: this.rolled, onToggle: (i) => this.toggleDie(i) }));
   }
 
   #renderControls() {
-    const s = this.state;
-    const mine = this.myTurn;
-    let parts;
-    if (this.isCard) {
-      const made = s.roll;
-      const canRoll = mine && made < MAX_ROLLS && this.holds.size < 5;
-      const label = made >= MAX_ROLLS ? 'No rolls left'
-        : this.holds.size >= 5 && made > 0 ? 'Release a die to roll'
-          : `Roll ${made + 1} of ${MAX_ROLLS}`;
-      parts = [
-        h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: () => this.roll() }, label),
-        h('p', { class: 'roll-count', id: 'roll-count' }, made ? `${made} of ${MAX_ROLLS} rolls used` : 'Not rolled yet'),
-      ];
-    } else {
-      const value = this.selectionValue();
-      const first = s.rolls === 0;
-      const all = this.sel.size > 0 && this.sel.size === s.dice.length;
-      const after = s.turn_points + value;
-      const left = s.dice.length - this.sel.size;
-      const canRoll = mine && (first || value > 0);
-      const canBank = mine && !first && value > 0 && !all && after >= BANK_MINIMUM;
-      let rollLabel = 'Roll';
-      if (first) rollLabel = `Roll ${plural(s.dice_left || s.dice_count, 'die', 'dice')}`;
-      else if (value > 0 && all) rollLabel = `Hot dice! Roll all ${s.dice_count}`;
-      else if (value > 0) rollLabel = `Set aside, roll ${plural(left, 'die', 'dice')}`;
-      let selection = '';
-      if (!first && s.dice.length) {
-        if (!this.sel.size) selection = 'Select scoring dice';
-        else selection = value > 0 ? `Selected: ${value}` : 'Those dice do not score together';
-      }
-      let why = '';
-      if (mine && !first && value > 0) {
-        if (all) why = 'All your dice score: roll them all again to confirm before you bank.';
-        else if (after < BANK_MINIMUM) why = `Banking needs ${BANK_MINIMUM} points in the turn; you would have ${after}.`;
-      }
-      parts = [
-        h('div', { class: 'farkle-buttons' },
-          h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: () => this.roll() }, rollLabel),
-          h('button', { type: 'button', class: 'button bank', id: 'bank-button', disabled: !canBank, dataset: { focusKey: 'bank' }, onclick: () => this.bank() },
-            `Bank ${after}`)),
-        h('p', { class: 'farkle-figures' },
-          h('span', { class: 'selection', id: 'selection-value', 'aria-live': 'polite' }, selection),
-          h('span', { class: 'turn-points', id: 'turn-points' }, `Turn: ${s.turn_points}${value > 0 ? ` + ${value} = ${after}` : ''}`)),
-        why ? h('p', { class: 'why muted', id: 'bank-why' }, why) : null,
-      ];
-    }
-    if (this.#changedSig('controls', [parts.map((p) => p?.outerHTML)])) fill(this.dom.controls, parts);
+    const common = { state: this.state, mine: this.myTurn, onRoll: () => this.roll() };
+    const parts = this.isCard
+      ? cardControls({ ...common, holds: this.holds })
+      : farkleControls({ ...common, sel: this.sel, onBank: () => this.bank() });
+    if (this.#changedSig('controls', parts.map((p) => p?.outerHTML))) fill(this.dom.controls, parts);
   }
 
   #defaultHint() {
@@ -465,68 +402,41 @@ export class GameApp {
 
   #renderHint() {
     const s = this.state;
-    let text = this.#defaultHint();
     const p = this.pointing;
+    let text = this.#defaultHint();
     if (this.isCard && p?.entry && s.cards[this.viewed]) text = landingHint(this.kind, s.cards[this.viewed], p.entry, p.column);
     if (this.dom.hint.textContent !== text) this.dom.hint.textContent = text;
   }
 
   #renderMoment() {
-    const s = this.state;
-    const e = s.last_event;
-    let content = null;
-    if (!this.isCard && e?.farkle) {
-      content = ['farkle', e.player, e.dice, e.lost];
-    } else if (!this.isCard && e?.hot_dice) {
-      content = ['hot', e.player, s.dice_count];
-    } else if (this.isCard && e?.type === 'score' && e.bonus && this.kind === 'triple-quintzee') {
-      content = ['bonus', e.player, e.bonus, e.column];
-    }
-    if (!this.#changedSig('moment', content) && !this.freshFarkle) return;
-    const m = this.dom.moment;
-    m.className = 'g-moment';
-    if (!content) return fill(m);
-    if (content[0] === 'farkle') {
-      m.classList.add('farkle');
-      if (this.freshFarkle) m.classList.add('fresh');
-      const who = e.player === this.me ? 'You' : e.player;
-      fill(m, h('p', { class: 'big' }, 'Farkle!'),
-        h('div', { class: 'moment-dice' }, e.dice.map((d) => dieFace(d, { small: true, label: dieText(d) }))),
-        h('p', {}, `${who} rolled no scoring dice${e.lost ? `: ${e.lost} points lost` : ''}.`));
-    } else if (content[0] === 'hot') {
-      m.classList.add('hot');
-      fill(m, h('p', { class: 'big' }, 'Hot dice!'), h('p', {}, `Every die scored: all ${s.dice_count} were rolled again.`));
-    } else {
-      m.classList.add('bonus');
-      fill(m, h('p', { class: 'big' }, 'Quintzee bonus!'), h('p', {}, `${e.player}: +${e.bonus} in column ${e.column}.`));
-    }
+    const moment = this.isCard ? bonusMoment(this.kind, this.state) : farkleMoment(this.state, this.me);
+    if (!this.#changedSig('moment', moment?.key ?? null) && !this.freshFarkle) return;
+    const el = this.dom.moment;
+    el.className = 'g-moment';
+    if (!moment) return fill(el);
+    el.classList.add(moment.kind);
+    // The shake is for the moment itself, not for a reload that finds the Farkle in the state.
+    if (this.freshFarkle && moment.kind === 'farkle') el.classList.add('fresh');
+    fill(el, moment.parts);
   }
 
   #renderBoard() {
-    if (this.isCard) this.#renderCard();
-    else this.#renderFarkleBoard();
-  }
-
-  #renderCard() {
     const s = this.state;
-    const viewed = this.viewed;
-    const card = s.cards[viewed];
+    if (!this.isCard) {
+      if (this.#changedSig('board', [s.set_aside, s.turn_points, s.laps, s.goal, s.ending, s.current, s.over])) {
+        fill(this.dom.board, farkleBoard({ state: s, me: this.me }));
+      }
+      return;
+    }
+    const owner = this.viewed;
+    const card = s.cards[owner];
     if (!card) return;
-    const live = viewed === s.current && s.roll > 0 && !s.over;
+    const live = owner === s.current && s.roll > 0 && !s.over;
     const choosable = live && this.myTurn;
     const preview = live ? this.client.preview : {};
-    const sig = [viewed, card, preview, live, choosable, s.players.map((p) => s.cards[p].total)];
-    if (!this.#changedSig('card', sig)) return;
-    const tabs = s.players.length > 1
-      ? h('div', { class: 'card-tabs', role: 'group', 'aria-label': 'Show the card of' },
-        s.players.map((p) => h('button', {
-          type: 'button', class: `card-tab${p === s.current ? ' current' : ''}`, 'aria-pressed': String(p === viewed),
-          dataset: { focusKey: `tab:${p}`, player: p },
-          onclick: () => { this.viewed = p; this.pointing = null; this.render(); },
-        }, p === this.me ? `${p} (you)` : p, h('span', { class: 'tab-score' }, String(s.cards[p].total)))))
-      : null;
+    if (!this.#changedSig('card', [owner, card, preview, live, choosable, s.players.map((p) => s.cards[p].total)])) return;
     const table = cardTable({
-      kind: this.kind, owner: viewed, card, previews: previewIndex(preview), live, choosable, nav: this.nav,
+      kind: this.kind, owner, card, previews: previewIndex(preview), live, choosable, nav: this.nav,
       handlers: {
         choose: (name, column) => this.choose(name, column),
         point: (name, column, entry) => this.#point(name ? { name, column, entry } : null),
@@ -537,11 +447,10 @@ export class GameApp {
         },
       },
     });
-    const caption = h('p', { class: 'card-caption' },
-      h('strong', {}, viewed === this.me ? 'Your card' : `${viewed}'s card`),
-      ` · ${card.total} points`,
-      live ? h('span', { class: 'muted' }, choosable ? ' · shaded boxes show what these dice would score' : ' · showing what the dice would score') : null);
-    fill(this.dom.board, tabs, caption, h('div', { class: 'card-scroll' }, table));
+    fill(this.dom.board,
+      cardTabs({ state: s, viewed: owner, me: this.me, onView: (p) => { this.viewed = p; this.pointing = null; this.render(); } }),
+      cardCaption({ owner, me: this.me, card, live, choosable }),
+      h('div', { class: 'card-scroll' }, table));
     this.#highlight();
   }
 
@@ -571,81 +480,51 @@ export class GameApp {
     this.dom.board.querySelector(`td[data-box="${p.name}"][data-col="${lands}"]`)?.classList.add('lands-here');
   }
 
-  #renderFarkleBoard() {
-    const s = this.state;
-    if (!this.#changedSig('board', [s.set_aside, s.turn_points, s.laps, s.goal, s.ending, s.current])) return;
-    const rows = s.set_aside.map((faces, i) => h('li', {},
-      h('span', { class: 'aside-label' }, `Set ${i + 1}`),
-      h('span', { class: 'moment-dice' }, faces.map((f) => dieFace(f, { small: true, label: String(f) }))),
-      h('span', { class: 'aside-value' }, String(farkleScore(faces)))));
-    fill(this.dom.board,
-      h('div', { class: 'farkle-info' },
-        h('p', {}, h('span', { class: 'stat' }, h('span', { class: 'muted' }, 'Goal '), String(s.goal)),
-          h('span', { class: 'stat', id: 'lap-counter' }, h('span', { class: 'muted' }, 'Lap '), String(s.laps)),
-          h('span', { class: 'stat' }, h('span', { class: 'muted' }, 'Dice '), String(s.dice_count))),
-        s.ending && !s.over ? h('p', { class: 'final-round' }, 'Final round: the goal has been reached.') : null),
-      h('section', { class: 'set-aside', 'aria-labelledby': 'aside-title' },
-        h('h3', { id: 'aside-title' }, s.current ? `Set aside this turn by ${s.current === this.me ? 'you' : s.current}` : 'Set aside'),
-        rows.length ? h('ol', { class: 'aside-list' }, rows) : h('p', { class: 'muted' }, 'Nothing yet.'),
-        h('p', { class: 'turn-total' }, `Turn points: ${s.turn_points}`)));
-  }
-
   #renderPlayers() {
     const s = this.state;
     const c = this.client;
-    const players = s ? s.players : c.seats.map((seat) => seat.user);
     const won = this.winners();
-    const data = players.map((p) => [p, this.scoreOf(p), c.connected.has(p), s?.current === p && !s.over, s?.resigned.includes(p), won.includes(p)]);
-    if (!this.#changedSig('players', [data, this.me])) return;
-    fill(this.dom.players, data.map(([p, score, online, current, resigned, winner]) => h('li', {
-      class: ['player', current ? 'current' : '', resigned ? 'resigned' : '', p === this.me ? 'me' : ''].filter(Boolean).join(' '),
-      'aria-current': current ? 'true' : null, dataset: { player: p },
-    },
-    h('span', { class: `dot ${online ? 'online' : 'offline'}`, title: online ? 'connected' : 'not connected' },
-      h('span', { class: 'sr-only' }, online ? 'connected' : 'not connected')),
-    h('span', { class: 'name' }, p, p === this.me ? h('span', { class: 'muted' }, ' (you)') : null),
-    current ? h('span', { class: 'tag turn' }, 'to play') : null,
-    resigned ? h('span', { class: 'tag' }, 'resigned') : null,
-    winner ? h('span', { class: 'tag win' }, 'winner') : null,
-    h('span', { class: 'score' }, String(score)),
-    !this.isCard && s ? h('span', { class: 'progress', 'aria-hidden': 'true' },
-      h('span', { style: `width:${Math.min(100, (100 * score) / s.goal)}%` })) : null)));
+    const rows = (s ? s.players : c.seats.map((seat) => seat.user)).map((name) => ({
+      name, score: this.scoreOf(name), online: c.connected.has(name), current: Boolean(s && !s.over && s.current === name),
+      resigned: Boolean(s?.resigned.includes(name)), winner: won.includes(name),
+    }));
+    const goal = !this.isCard && s ? s.goal : 0;
+    if (this.#changedSig('players', [rows, this.me, goal])) fill(this.dom.players, playerItems({ rows, me: this.me, goal }));
   }
 
   #renderActions() {
     const c = this.client;
     const s = this.state;
     if (!this.dom?.actions || !c.game) return;
+    const active = Boolean(s && !s.over && c.status === 'playing' && this.seated && !s.resigned.includes(this.me));
     let skip = null;
-    const active = s && !s.over && c.status === 'playing' && this.seated && !s.resigned.includes(this.me);
+    // The server has the last word on absence; this only decides when offering the button makes sense.
     if (active && s.current && s.current !== this.me && !c.connected.has(s.current)) {
       const since = Math.max(c.turnStartedAt, c.offlineSince.get(s.current) ?? 0);
       const wait = Math.ceil(c.game.absence_limit - (Date.now() - since) / 1000);
-      skip = wait <= 0 ? ['button', s.current] : ['wait', s.current, wait];
+      skip = { player: s.current, wait: Math.max(0, wait) };
     }
     if (!this.#changedSig('actions', [active, skip, this.confirmResign])) return;
     if (!active) return fill(this.dom.actions);
-    const parts = [];
-    if (skip?.[0] === 'button') {
-      parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'skip-button', dataset: { focusKey: 'skip' }, onclick: () => this.send({ type: 'skip' }) },
-        `Skip ${skip[1]}'s turn`));
-    } else if (skip) {
-      parts.push(h('p', { class: 'muted small' }, `${skip[1]} is not connected. You can skip their turn in ${plural(skip[2], 'second')}.`));
-    }
-    if (this.confirmResign) {
-      parts.push(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm resign' },
-        h('p', {}, 'Resign from this game? You cannot take it back.'),
-        h('button', { type: 'button', class: 'button danger small', id: 'resign-confirm', dataset: { focusKey: 'resign-yes' }, onclick: () => { this.confirmResign = false; this.send({ type: 'resign' }); } }, 'Yes, resign'),
-        ' ',
-        h('button', { type: 'button', class: 'button secondary small', dataset: { focusKey: 'resign-no' }, onclick: () => { this.confirmResign = false; this.#renderActions(); } }, 'Cancel')));
-    } else {
-      parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'resign-button', dataset: { focusKey: 'resign' }, onclick: () => {
+    fill(this.dom.actions, actionItems({
+      skip,
+      confirming: this.confirmResign,
+      onSkip: () => this.send({ type: 'skip' }),
+      onAskResign: () => {
         this.confirmResign = true;
         this.#renderActions();
         document.getElementById('resign-confirm')?.focus();
-      } }, 'Resign'));
-    }
-    fill(this.dom.actions, parts);
+      },
+      onResign: () => {
+        this.confirmResign = false;
+        this.send({ type: 'resign' });
+      },
+      onCancelResign: () => {
+        this.confirmResign = false;
+        this.#renderActions();
+        document.getElementById('resign-button')?.focus();
+      },
+    }));
   }
 
   #renderLog() {
@@ -654,14 +533,12 @@ export class GameApp {
     const list = this.dom.log;
     const prefix = this.logShown.length <= seqs.length && this.logShown.every((seq, i) => seqs[i] === seq);
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    const item = (e) => h('li', { dataset: { seq: String(e.seq) } }, e.result?.text || `${e.player}: ${e.action?.type ?? '?'}`);
-    if (prefix) {
-      for (const e of entries.slice(this.logShown.length)) list.append(item(e));
-    } else {
-      fill(list, entries.map(item));
-    }
-    if (!entries.length && !list.children.length) list.append(h('li', { class: 'muted' }, 'Nothing has happened yet.'));
-    else list.querySelector('li.muted:not([data-seq])')?.remove();
+    // Appending keeps the role=log region announcing only the new lines.
+    if (prefix) list.append(...entries.slice(this.logShown.length).map(logItem));
+    else fill(list, entries.map(logItem));
+    const placeholder = list.querySelector('li:not([data-seq])');
+    if (entries.length) placeholder?.remove();
+    else if (!placeholder) list.append(h('li', { class: 'muted' }, 'Nothing has happened yet.'));
     this.logShown = seqs;
     if (nearBottom || !prefix) list.scrollTop = list.scrollHeight;
   }

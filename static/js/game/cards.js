@@ -72,11 +72,11 @@ export const LAYOUTS = {
       ...['ones', 'xtra_ones', 'twos', 'threes', 'fours', 'fives', 'sixes', 'waste_upper'].map((b) => box(b, TY_LABELS[b])),
       sum('Upper subtotal', (c) => c.upper_subtotal, 'subtotal'),
       sum('Upper bonus', (c) => c.upper_bonus, 'bonus'),
-      sum('3-kinds above', (c) => countOf(c.upper_count, 4), 'count'),
+      sum('3-of-a-kinds (upper)', (c) => countOf(c.upper_count, 4), 'count'),
       ...['two_pairs', 'three_of_a_kind', 'four_of_a_kind', 'full_house', 'small_straight', 'large_straight',
         'yahtzee', 'yahtzee_bonus', 'first_chance', 'second_chance', 'waste_lower'].map((b) => box(b, TY_LABELS[b])),
       sum('Lower total', (c) => c.lower_total, 'subtotal'),
-      sum('3-kinds below', (c) => countOf(c.lower_count, 4), 'count'),
+      sum('3-of-a-kinds (lower)', (c) => countOf(c.lower_count, 4), 'count'),
       sum('Upgrade', (c) => ({ text: c.status, cls: c.status === 'upgraded' ? 'ahead' : c.status === 'blocked' ? 'behind' : '' }), 'status'),
       sum('Column total', (c) => c.total, 'total'),
     ],
@@ -230,4 +230,45 @@ export function landingHint(kind, card, entry, picked) {
   }
   text += ` × ${col.multiplier} = ${worth}. Click or press Enter to choose it.`;
   return text;
+}
+
+export const MAX_ROLLS = 3;
+
+export function cardControls({ state: s, holds, mine, onRoll }) {
+  const made = s.roll;
+  const canRoll = mine && made < MAX_ROLLS && holds.size < 5;
+  let label = `Roll ${made + 1} of ${MAX_ROLLS}`;
+  if (made >= MAX_ROLLS) label = 'No rolls left';
+  else if (made > 0 && holds.size >= 5) label = 'Release a die to roll';
+  return [
+    h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: onRoll }, label),
+    h('p', { class: 'roll-count', id: 'roll-count' }, made ? `${made} of ${MAX_ROLLS} rolls used` : 'Not rolled yet'),
+  ];
+}
+
+export function cardTabs({ state: s, viewed, me, onView }) {
+  if (s.players.length < 2) return null;
+  return h('div', { class: 'card-tabs', role: 'group', 'aria-label': 'Show the card of' },
+    s.players.map((p) => h('button', {
+      type: 'button', class: `card-tab${p === s.current ? ' current' : ''}`, 'aria-pressed': String(p === viewed),
+      dataset: { focusKey: `tab:${p}`, player: p }, onclick: () => onView(p),
+    }, p === me ? `${p} (you)` : p, h('span', { class: 'tab-score' }, String(s.cards[p].total)))));
+}
+
+export function cardCaption({ owner, me, card, live, choosable }) {
+  let note = null;
+  if (live) note = choosable ? ' · shaded boxes show what these dice would score' : ' · showing what the dice would score';
+  return h('p', { class: 'card-caption' },
+    h('strong', {}, owner === me ? 'Your card' : `${owner}'s card`), ` · ${card.total} points`,
+    note ? h('span', { class: 'muted' }, note) : null);
+}
+
+export function bonusMoment(kind, s) {
+  const e = s.last_event;
+  if (kind !== 'triple-quintzee' || e?.type !== 'score' || !e.bonus) return null;
+  return {
+    kind: 'bonus',
+    key: ['bonus', e.player, s.turn],
+    parts: [h('p', { class: 'big' }, 'Quintzee bonus!'), h('p', {}, `${e.player}: +${e.bonus} in column ${e.column}.`)],
+  };
 }

@@ -32,9 +32,9 @@ export function dieFace(die, { small = false, label = null } = {}) {
     : { 'aria-hidden': 'true' };
   return h(
     'span',
-    { class: `die-face${small ? ' small' : ''}${colour ? ` paint paint-${colour}` : ''}`, ...attrs },
+    { class: `g-face${small ? ' small' : ''}${colour ? ` paint paint-${colour}` : ''}`, ...attrs },
     (PIPS[face] ?? []).map((p) => h('span', { class: `pip p-${p}` })),
-    colour ? h('span', { class: 'die-letter' }, COLOUR_LETTER[colour] ?? '?') : null,
+    colour ? h('span', { class: 'g-letter' }, COLOUR_LETTER[colour] ?? '?') : null,
   );
 }
 
@@ -43,23 +43,23 @@ export function dieFace(die, { small = false, label = null } = {}) {
  * `rolled` those that just came out of the cup (they get the tumble animation, which is pure CSS
  * and never delays showing the value).
  */
-export function diceRow({ dice, count, marked, markWord, rolled, interactive, usable, onToggle }) {
+export function diceRow({ dice, count, marked, markWord, tagWord = markWord, rolled, interactive, usable, onToggle }) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const die = dice[i];
     const n = i + 1;
     if (die === undefined) {
-      out.push(h('span', { class: 'die blank', role: 'img', 'aria-label': `Die ${n}: not rolled` },
-        h('span', { class: 'die-face empty', 'aria-hidden': 'true' }), h('span', { class: 'die-tag' })));
+      out.push(h('span', { class: 'g-die blank', role: 'img', 'aria-label': `Die ${n}: not rolled` },
+        h('span', { class: 'g-face empty', 'aria-hidden': 'true' }), h('span', { class: 'g-die-tag' })));
       continue;
     }
     const isMarked = marked.has(i);
     const canUse = usable ? usable.has(i) : true;
     const label = `Die ${n}: ${dieText(die)}${isMarked ? `, ${markWord}` : ''}`;
-    const cls = ['die', isMarked ? 'marked' : '', rolled?.has(i) ? 'rolling' : '', canUse ? '' : 'dead']
+    const cls = ['g-die', isMarked ? 'marked' : '', rolled?.has(i) ? 'rolling' : '', canUse ? '' : 'dead']
       .filter(Boolean).join(' ');
     const face = dieFace(die);
-    const tag = h('span', { class: 'die-tag', 'aria-hidden': 'true' }, isMarked ? markWord : '');
+    const tag = h('span', { class: 'g-die-tag', 'aria-hidden': 'true' }, isMarked ? tagWord : '');
     if (interactive && canUse) {
       out.push(h('button', {
         type: 'button', class: cls, 'aria-pressed': String(isMarked), 'aria-label': label,
