@@ -31,6 +31,7 @@ def seat_list(game: Game) -> list[dict]:
             "final_score": s.final_score,
             "winner": s.winner,
             "laps": s.laps,
+            "last_seen": s.last_seen.isoformat() if s.last_seen else None,
         }
         for s in Seat.objects.filter(game=game).select_related("user").order_by("position")
     ]
@@ -47,6 +48,7 @@ def game_info(game: Game) -> dict:
         "group": game.group_id,
         "creator": game.creator.username if game.creator_id else None,
         "absence_limit": game.absence_limit,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
         "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
     }
 
@@ -75,6 +77,7 @@ def event_payload(game: Game, logged: Action, seat: Seat) -> dict:
         "type": "event",
         **log_entry(logged, seat.user.username),
         "status": game.status,
+        "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
         "state": game.state,
         "preview": preview_for(game, game.state),
     }

@@ -71,9 +71,12 @@ def game_create(
     if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
         raise BadRequest(f"{engine.name} takes {engine.min_players} to {engine.max_players} players.")
     try:
-        engine.new_game(["probe"], options)  # the engine is the judge of its options
+        probe = engine.new_game(["probe"], options)  # the engine is the judge of its options
     except rules.IllegalAction as exc:
         raise BadRequest(str(exc)) from None
+    if kind == "farkle":
+        # Stored in full, so that pages, statistics and high-score lists never guess a default.
+        options = {"goal": probe["goal"], "dice": probe["dice_count"]}
     limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest("The absence limit must be between 10 seconds and a week.")

@@ -322,5 +322,5 @@ def test_play_again_copies_the_seats_and_starts(ann, bob):
     new = services.game_play_again(game_id=game.pk, user=bob)
     assert new.pk != game.pk
     assert new.status == Game.Status.PLAYING
-    assert new.options == {"goal": 3000}
+    assert new.options == {"goal": 3000, "dice": 6}
     assert new.state["players"] == ["ann", "bob"]

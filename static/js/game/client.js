@@ -101,6 +101,10 @@ export class GameClient {
     this.preview = message.preview ?? {};
     this.you = message.you;
     this.turnStartedAt = message.game.turn_started_at ? Date.parse(message.game.turn_started_at) : Date.now();
+    // The server counts absence from a player's last sign of life, which a fresh page has not seen.
+    for (const seat of message.seats) {
+      if (seat.last_seen && !this.connected.has(seat.user)) this.offlineSince.set(seat.user, Date.parse(seat.last_seen));
+    }
     this.lastSeq = message.seq;
     for (const entry of message.events) this.#remember(entry);
     this.listener.change?.('snapshot');
@@ -117,7 +121,9 @@ export class GameClient {
     this.state = message.state;
     this.preview = message.preview ?? {};
     this.status = message.status;
-    if (this.state?.current !== before) this.turnStartedAt = Date.parse(message.at) || Date.now();
+    if (this.state?.current !== before) {
+      this.turnStartedAt = Date.parse(message.turn_started_at ?? message.at) || Date.now();
+    }
     this.#remember(message);
     this.listener.change?.('event', message);
   }
