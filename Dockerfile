@@ -6,4 +6,4 @@ RUN pip install --no-cache-dir -r requirements/base.txt
 COPY . .
 RUN DJANGO_SETTINGS_MODULE=config.settings.local python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+CMD ["daphne", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

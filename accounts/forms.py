@@ -1,6 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 
+from . import throttle
 from .models import User
 
 
@@ -18,10 +21,8 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name", "email")
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's sign-in form, refusing at once while the username or address is locked out."""
-
-    error_messages = {**AuthenticationForm.error_messages, "throttled": "%(message)s"}
+class ThrottleMixin:
+    """For sign-in forms: refuse at once while the username or address is locked out, count failures."""
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
@@ -31,9 +32,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         if locked is not None:
             # The password is not even checked: a guess made during the lock-out learns nothing.
             raise ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"message": throttle.refusal_message(*locked)},
+                "%(message)s", code="throttled", params={"message": throttle.refusal_message(*locked)}
             )
         try:
             cleaned = super().clean()
@@ -42,3 +41,11 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             raise
         throttle.record_success(username, ip)
         return cleaned
+
+
+class ThrottledAuthenticationForm(ThrottleMixin, AuthenticationForm):
+    """The site's sign-in form."""
+
+
+class ThrottledAdminAuthenticationForm(ThrottleMixin, AdminAuthenticationForm):
+    """The admin's sign-in form: the same counts, so /admin/login/ is no way around the limit."""

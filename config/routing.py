@@ -1,5 +1,13 @@
 """Websocket URL patterns of every app, gathered for config.asgi."""
 
+from django.conf import settings
+
 from games.routing import websocket_urlpatterns as game_patterns
 
 websocket_urlpatterns = [*game_patterns]
+
+if settings.BENCH_BASELINE:
+    # The load benchmark's bare Channels fan-out (docs/BENCHMARKS.md); off unless BENCH_BASELINE=1.
+    from bench.baseline_consumer import websocket_urlpatterns as bench_patterns
+
+    websocket_urlpatterns += bench_patterns

@@ -9,12 +9,12 @@ import asyncio
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import selectors, services
 from games.broadcast import group_name
+from games.dbpool import database_sync_to_async
 from games.errors import BadRequest, Forbidden, GameError, NotFound
 from games.ratelimit import ConnectionLimiter
 
@@ -49,7 +49,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         try:
-            snapshot = await database_sync_to_async(services.connection_open)(
+            snapshot = await database_sync_to_async(services.connection_open, self.game_id)(
                 game_id=self.game_id, user=self.user, channel_name=self.channel_name
             )
         except (NotFound, Forbidden) as exc:
@@ -66,7 +66,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.joined = False
         await self._layer_call("group_discard", self.group, self.channel_name)
-        connected = await database_sync_to_async(services.connection_close)(
+        connected = await database_sync_to_async(services.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user
         )
         await self._announce_presence(online=False, connected=connected)
@@ -143,7 +143,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         client_id = message.get("id")
         if not isinstance(client_id, str) or not client_id:
             raise BadRequest("An action needs an id: a string of 1 to 64 characters.")
-        outcome = await database_sync_to_async(services.game_apply_action)(
+        outcome = await database_sync_to_async(services.game_apply_action, self.game_id)(
             game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
         )
         await self.send_json(
@@ -155,7 +155,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise BadRequest("sync needs seq: the last sequence number you have (0 for none).")
         try:
-            snapshot = await database_sync_to_async(self._snapshot_since)(seq)
+            snapshot = await database_sync_to_async(self._snapshot_since, self.game_id)(seq)
         except Forbidden as exc:
             await self.send_error(exc.code, exc.message)
             await self.close(code=CLOSE_FORBIDDEN)
@@ -175,7 +175,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:
-        await database_sync_to_async(services.connection_seen)(channel_name=self.channel_name, user=self.user)
+        await database_sync_to_async(services.connection_seen, self.game_id)(
+            channel_name=self.channel_name, user=self.user
+        )
         await self.send_json({"type": "pong"})
 
     HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping}
@@ -183,7 +185,16 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- outgoing --------------------------------------------------------------------------
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send_text(json.dumps(content, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        try:
+            await self.send(text_data=text)
+        except Exception as exc:  # noqa: BLE001 - whatever the server raises for a socket it has closed
+            # The connection is already gone (daphne raises when a broadcast or a reply meets a socket
+            # it has just dropped, e.g. after an oversized frame). Raising here would end this consumer
+            # before its disconnect() runs, leaving its presence row and group subscription behind.
+            logger.info("game %s: a message for a closed socket was dropped (%r)", self.game_id, exc)
 
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
         await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
@@ -191,6 +202,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- channel-layer handlers ------------------------------------------------------------
 
     async def game_message(self, event: dict) -> None:
+        if "text" in event:  # a payload encoded once for every socket (games.broadcast.layer_message)
+            await self.send_text(event["text"])
+            return
         payload = event["payload"]
         if payload["type"] == "access_revoked":
             if payload["user"] == self.user.username:

@@ -13,12 +13,14 @@ set). It is a sliding-window counter: one counter per 10-second window, and the 
 ``previous * (share of the previous window still inside the last 10 s) + current``.
 
 Refused frames do not count, so a client that waits as told gets through. If the shared cache fails
-(Redis down), the per-user check lets the frame through and logs: an outage must not stop play, and
-the per-socket limit still holds.
+(Redis down or stalled), the per-user check lets the frame through, logs, and is skipped for BREAK
+seconds (so a stalled Redis costs one short socket timeout, not one per frame): an outage must not stop
+play, and the per-socket limit still holds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import time
@@ -29,6 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +42,8 @@ BUCKETS = ("actions", "messages")
 clock = time.time
 
 _last_warning = 0.0
+_broken_until = 0.0
+BREAK = 5.0  # seconds the shared count is skipped after a cache failure
 
 
 @dataclass(frozen=True)
@@ -78,45 +83,58 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
     now = clock() if now is None else now
     window = int(now // period)
     current_key = f"rl:{key}:{window}"
-    cache.add(current_key, 0, timeout=int(2 * period) + 1)
-    try:
-        current = cache.incr(current_key)
-    except ValueError:  # expired between add and incr
-        cache.add(current_key, 1, timeout=int(2 * period) + 1)
-        current = 1
-    previous = cache.get(f"rl:{key}:{window - 1}", 0) or 0
+    previous_key = f"rl:{key}:{window - 1}"
+    ttl = int(2 * period) + 1
+    if isinstance(cache, RedisCache):
+        # One round trip instead of Django's four: INCR (creating the key), EXPIRE, GET.
+        client = cache._cache.get_client(write=True)
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(cache.make_and_validate_key(current_key))
+        pipe.expire(cache.make_and_validate_key(current_key), ttl)
+        pipe.get(cache.make_and_validate_key(previous_key))
+        current, _, previous = pipe.execute()
+        previous = int(previous or 0)
+    else:
+        cache.add(current_key, 0, timeout=ttl)
+        try:
+            current = cache.incr(current_key)
+        except ValueError:  # expired between add and incr
+            cache.add(current_key, 1, timeout=ttl)
+            current = 1
+        previous = cache.get(previous_key, 0) or 0
     elapsed = now - window * period
     estimate = previous * (1 - elapsed / period) + current
     if estimate <= limit:
         return None
-    try:
+    with contextlib.suppress(ValueError):
         cache.decr(current_key)  # refused hits do not count
-    except ValueError:
-        pass
-    # When does the estimate (with this hit) fall to the limit? Within this window the previous
-    # window's share shrinks; after it, this window's count becomes the shrinking share.
+    # When would a retry pass? Within this window the previous window's share shrinks; after it, this
+    # window's count (without the refused hit) becomes the shrinking share.
     if previous and current <= limit:
         wait = period * (1 - (limit - current) / previous) - elapsed
     else:
-        wait = (period - elapsed) + period * (1 - (limit - 1) / max(current, 1))
+        wait = (period - elapsed) + period * (1 - (limit - 1) / max(current - 1, 1))
     return max(1, math.ceil(wait))
 
 
 def shared_undo(key: str) -> None:
     """Take back one hit counted by shared_hit in the current window."""
     window = int(clock() // PERIOD)
-    try:
+    with contextlib.suppress(Exception):  # expired, or the cache is down: nothing to take back
         _cache().decr(f"rl:{key}:{window}")
-    except Exception:  # noqa: BLE001 - expired or cache down: nothing to take back
-        pass
 
 
 def _shared_hit_safely(key: str, limit: int) -> int | None:
-    global _last_warning
+    """shared_hit, failing open: after a cache failure the shared count is skipped for BREAK seconds,
+    so that a stalled Redis costs one socket timeout, not one per frame."""
+    global _last_warning, _broken_until
+    now = time.monotonic()
+    if now < _broken_until:
+        return None
     try:
         return shared_hit(key, limit)
     except Exception:
-        now = time.monotonic()
+        _broken_until = time.monotonic() + BREAK
         if now - _last_warning > 30:
             _last_warning = now
             logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)

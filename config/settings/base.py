@@ -114,8 +114,16 @@ REDIS_URL = env("REDIS_URL", default="")
 # sockets connect at once) and measured about twice the throughput of RedisChannelLayer on this
 # hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers.
 CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer")
+# Names on Redis start with this prefix ("asgi" is channels-redis' own default): two deployments, or the
+# load benchmark and a test run, can share one Redis without hearing each other's groups.
+CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default="asgi")
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [REDIS_URL]}}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": CHANNEL_LAYER_BACKEND,
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -137,6 +145,13 @@ DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.j
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=16 * 1024)
 PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
+# Threads (each with its own database connection) for the websockets' database work (games/dbpool.py):
+# every move ends with a commit that waits for the disk, and with channels' single thread a process
+# applied one move at a time (docs/BENCHMARKS.md). A game always uses the same thread. SQLite has one
+# writer: one thread there.
+WS_DB_THREADS = env.int(
+    "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
+)
 
 # --- Reliability and security (issue 7; docs/RELIABILITY.md) ---------------------------------------
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
@@ -176,3 +191,7 @@ CACHES = {
         }
     ),
 }
+
+# The load benchmark (bench/, docs/BENCHMARKS.md): BENCH_BASELINE=1 adds a bare Channels fan-out consumer
+# at /ws/bench/<id>/ (bench/baseline_consumer.py) to measure Channels itself. Never set it in production.
+BENCH_BASELINE = env.bool("BENCH_BASELINE", default=False)

@@ -1,0 +1,100 @@
+"""A small world for the permission matrices: one user per role, a group, and games in every state.
+
+Roles (the issue's list):
+
+- ``anonymous``: no session;
+- ``outsider``: signed in, in no group and no game (``olga``);
+- ``member``: a member of the group, seated nowhere (``gmember``);
+- ``creator``: the group's creator, seated nowhere (``gcreator``);
+- ``seated``: seated in every game below and the player to move (``ann``, also a group member);
+- ``waiting``: seated in the playing games but not to move, the "player out of turn" (``bob``, member);
+- ``spectator``: signed in, watching public games, in no group (``cid``);
+- ``staff``: the site's administrator (``root``: is_staff and is_superuser, in no group).
+
+Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are two players):
+
+- ``public-<kind>``: a public game of each kind, playing, ann to move;
+- ``group``: a Farkle game of the group, playing, ann to move;
+- ``group-open``: a Farkle table of the group waiting for players (ann seated);
+- ``open``: a public Farkle table waiting for players (ann seated);
+- ``finished``: a public Farkle game that is over (both resigned: abandoned).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as AuthGroup
+
+from games import services
+from games.models import Game
+from groups import services as group_services
+from groups.models import Group
+
+ROLES = ("anonymous", "outsider", "member", "creator", "seated", "waiting", "spectator", "staff")
+USERNAMES = {
+    "outsider": "olga",
+    "member": "gmember",
+    "creator": "gcreator",
+    "seated": "ann",
+    "waiting": "bob",
+    "spectator": "cid",
+    "staff": "root",
+}
+KINDS = ("farkle", "triple-quintzee", "triple-yahtzee-99", "painted-dicez")
+FIRST_ACTION = {
+    "farkle": {"type": "roll", "keep": []},
+    "triple-quintzee": {"type": "roll", "hold": []},
+    "triple-yahtzee-99": {"type": "roll", "hold": []},
+    "painted-dicez": {"type": "roll", "hold": []},
+}
+
+
+@dataclass
+class World:
+    users: dict = field(default_factory=dict)  # role -> user (no "anonymous")
+    games: dict = field(default_factory=dict)  # name -> Game
+    group: Group | None = None
+    auth_group: AuthGroup | None = None
+
+    def user(self, role: str):
+        return self.users.get(role)
+
+
+def _table(creator, others, kind="farkle", group=None, start=True, seats=None) -> Game:
+    game = services.game_create(
+        creator=creator, kind=kind, seats=seats or max(2, 1 + len(others)), group=group
+    )
+    for other in others:
+        services.game_join(game_id=game.pk, user=other)
+    if start:
+        services.game_start(game_id=game.pk, user=creator)
+    return Game.objects.get(pk=game.pk)
+
+
+def build() -> World:
+    User = get_user_model()
+    world = World()
+    for role, name in USERNAMES.items():
+        extra = {"is_staff": True, "is_superuser": True} if role == "staff" else {}
+        world.users[role] = User.objects.create_user(name, password="correct-horse-battery", **extra)
+    u = world.users
+    group = group_services.group_create(creator=u["creator"], name="Friday dice", description="Fridays.")
+    for role in ("member", "seated", "waiting"):
+        group_services.group_add_member(group_id=group.pk, user=u["creator"], username=u[role].username)
+    world.group = group
+    for kind in KINDS:
+        world.games[f"public-{kind}"] = _table(u["seated"], [u["waiting"]], kind)
+    world.games["group"] = _table(u["seated"], [u["waiting"]], group=group)
+    world.games["group-open"] = _table(u["seated"], [], group=group, start=False, seats=3)
+    world.games["open"] = _table(u["seated"], [], start=False, seats=3)
+    finished = _table(u["seated"], [u["waiting"]])
+    for role in ("seated", "waiting"):
+        services.game_apply_action(
+            game_id=finished.pk, user=u[role], client_id=f"resign-{role}", action={"type": "resign"}
+        )
+    world.games["finished"] = Game.objects.get(pk=finished.pk)
+    assert world.games["finished"].status == Game.Status.ABANDONED
+    world.auth_group = AuthGroup.objects.create(name="referees")
+    return world
