@@ -36,6 +36,11 @@ run: $(VENV)/.base-installed node_modules/.installed
 test: $(VENV)/.dev-installed node_modules/.installed
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
 
+# The end-to-end journeys alone (tests/e2e/, part of `make test` as well): Debian's chromium must be
+# installed, as they fail rather than skip without it. Screenshots: artifacts/screenshots/e2e/.
+e2e: $(VENV)/.dev-installed node_modules/.installed
+	REQUIRE_BROWSER=1 DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest -q tests/e2e $(PYTEST_ARGS)
+
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -46,6 +51,14 @@ format: $(VENV)/.dev-installed
 
 migrate: $(VENV)/.base-installed
 	$(PY) manage.py migrate --noinput
+
+# The live-play load benchmark (docs/BENCHMARKS.md): PostgreSQL and Redis must be running; it creates
+# and migrates its own database, starts its own daphne processes and takes about 20 minutes.
+# BENCH_ARGS=--quick is a one-minute smoke run that writes nothing to docs/.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dicehall_loadbench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/1
+bench: $(VENV)/.dev-installed
+	BENCH_DATABASE_URL=$(BENCH_DATABASE_URL) BENCH_REDIS_URL=$(BENCH_REDIS_URL) $(PY) -m bench.run $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles db.sqlite3 test-db.sqlite3 .pytest_cache

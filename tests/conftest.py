@@ -8,6 +8,10 @@ import pytest
 
 from games.dice_source import write_script
 
+# The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
+# end-to-end journeys in tests/e2e/.
+pytest_plugins = ["tests.browser.fixtures"]
+
 _counter = itertools.count(1)
 
 

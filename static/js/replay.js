@@ -42,17 +42,25 @@ function show(n) {
     if (current) li.setAttribute("aria-current", "step");
     else li.removeAttribute("aria-current");
   });
+  // Scroll the log alone: scrolling the window would carry a phone's screen away from the board.
   const current = log.querySelector("li.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const item = current.getBoundingClientRect();
+    const box = log.getBoundingClientRect();
+    if (item.top < box.top) log.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) log.scrollTop += item.bottom - box.bottom;
+  }
 }
 
 const moves = { first: () => 0, prev: () => step - 1, next: () => step + 1, last: () => data.states.length - 1 };
-document.querySelectorAll("[data-step]").forEach((button) => {
+// The buttons only: the log's lines carry a step number in the same attribute and move by themselves.
+document.querySelectorAll("button[data-step]").forEach((button) => {
   button.addEventListener("click", () => show(moves[button.dataset.step]()));
 });
 document.addEventListener("keydown", (event) => {
   const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-  if (!key || event.target.closest("input, select, textarea")) return;
+  // Alt+Left is the browser's Back; typing in a field keeps its keys.
+  if (!key || event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, select, textarea")) return;
   event.preventDefault();
   show(moves[key]());
 });

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,6 +19,15 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from games.models import Game
+from tests.browser.helpers import (
+    ConsoleWatch,
+    cell,
+    die,
+    off_loop,
+    score_of,
+    screens,
+    wait_for_disconnects,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,61 +35,22 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def play(login_as):
     """Open game pages as players; fail the test on any page error or console error."""
-    problems: list[str] = []
-    allowed: list[re.Pattern] = []
+    watch = ConsoleWatch()
     pages: list[Page] = []
 
     def open_page(user, game, width: int = 1280, height: int = 900, base: str = "") -> Page:
-        page = login_as(user, width, height)
+        page = watch.watch(login_as(user, width, height), user.username)
         pages.append(page)
-        page.on("pageerror", lambda exc: problems.append(f"{user.username}: page error: {exc}"))
-
-        def console(msg):
-            if msg.type == "error" and not any(p.search(msg.text) for p in allowed):
-                problems.append(f"{user.username}: console error: {msg.text}")
-
-        page.on("console", console)
         page.goto(f"{base}/games/{game.pk}/")
         expect(page.locator("#game-root")).to_have_attribute("data-seq", re.compile(r"\d+"))
         return page
 
-    open_page.allow = lambda pattern: allowed.append(re.compile(pattern))
+    open_page.allow = watch.allow
     yield open_page
-    assert not problems, "\n".join(problems)
+    watch.check()
     for page in pages:
         page.context.close()
-    _wait_for_disconnects()
-
-
-def _wait_for_disconnects(timeout: float = 5.0) -> None:
-    """Let the server finish forgetting the closed sockets before the test database is flushed: on
-    PostgreSQL its writes and the flush's TRUNCATE can deadlock. A server that was killed never
-    forgets its sockets, so a count that stops changing is as good as zero."""
-    from games.models import Connection
-
-    deadline = time.monotonic() + timeout
-    last, steady = None, 0
-    while time.monotonic() < deadline:
-        count = Connection.objects.count()
-        steady = steady + 1 if count == last else 0
-        if count == 0 or steady >= 5:
-            return
-        last = count
-        time.sleep(0.1)
-
-
-def off_loop(fn, *args, **kwargs):
-    """Run a service in a worker thread: its after-commit broadcast uses async_to_sync, which refuses to
-    run in this thread, where Playwright's event loop lives."""
-
-    def call():
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
+    wait_for_disconnects()
 
 
 def start_game(kind, *users, options=None, absence_limit=None):
@@ -97,31 +66,6 @@ def start_game(kind, *users, options=None, absence_limit=None):
         return game
 
     return off_loop(create)
-
-
-def die(page: Page, n: int):
-    return page.locator(f"#g-dice [data-key='{n}']")
-
-
-def cell(page: Page, box: str, column: int = 0):
-    return page.locator(f"#g-board td[data-box='{box}'][data-col='{column}']")
-
-
-def score_of(page: Page, player: str):
-    return page.locator(f"#g-players li[data-player='{player}'] .score")
-
-
-def screens(page: Page, shot, name: str) -> None:
-    """Screenshots at 1280 and 390 px wide, checking that the page never scrolls sideways (down to 360)."""
-    for width in (1280, 390, 360):
-        page.set_viewport_size({"width": width, "height": 900})
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, f"{name} at {width} px overflows by {overflow} px"
-        if width != 360:
-            shot(page, f"{name}-{width}")
-    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_triple_quintzee_two_players(make_user, play, dice, shot):
@@ -548,3 +492,27 @@ def test_recovers_after_a_server_restart(make_user, play, dice, own_server):
     expect(p1.locator("#roll-count")).to_have_text("1 of 3 rolls used")
     expect(p2.locator("#game-root")).to_have_attribute("data-seq", "1")
     assert Game.objects.get(pk=game.pk).seq == 1
+
+
+def test_pointing_at_a_box_never_moves_the_card(make_user, play, dice):
+    """The hint above the card changes as the pointer moves over it; the card must stay put, or a click
+    starts on one box and ends on another (and is lost)."""
+    ann = make_user("ann")
+    game = start_game("triple-quintzee", ann)
+    dice([1, 2, 3, 4, 6])
+    page = play(ann, game)
+    page.keyboard.press("Space")
+    expect(page.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        target = cell(page, "small_straight", 1)
+        page.mouse.move(0, 0)
+        expect(page.locator("#g-hint")).to_have_text(
+            "Click dice to hold them and roll again, or choose a box on your card."
+        )
+        target.scroll_into_view_if_needed()
+        top = "e => e.getBoundingClientRect().top + window.scrollY"
+        before = target.evaluate(top)
+        target.hover()
+        expect(page.locator("#g-hint")).to_contain_text("in column 3 (right-most rule) \u00d7 3 = 90")
+        assert target.evaluate(top) == before, f"the card moved at {width} px"

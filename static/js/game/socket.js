@@ -31,6 +31,9 @@ export class GameSocket {
 
   start() {
     window.addEventListener('online', () => this.#retryNow());
+    // When the browser knows the network is gone, say so at once: the socket may still look open (its
+    // frames just go nowhere) until the ping watchdog gives up on it, half a minute later.
+    window.addEventListener('offline', () => this.#lostNetwork());
     // Leaving the page closes the socket; that is not a drop worth a "Reconnecting" flash.
     window.addEventListener('pagehide', () => { this.#stopped = true; });
     this.#connect();
@@ -90,6 +93,11 @@ export class GameSocket {
     this.#attempts = Math.min(this.#attempts + 1, 10);
     this.onStatus('reconnecting');
     this.#retryTimer = setTimeout(() => this.#connect(), delay);
+  }
+
+  #lostNetwork() {
+    if (this.#stopped || !this.#ws) return;
+    this.#drop();
   }
 
   #retryNow() {

@@ -1,8 +1,10 @@
 """Real-browser fixtures: daphne serving the test database in a subprocess, and Debian's Chromium.
 
-The server is a real daphne process (websockets included) on a free port, reading the same test
-database as the test (tests here use transactional_db, so what they create is committed and visible).
-Dice come from a script file the test fills, so that games go exactly where the test wants.
+A pytest plugin (registered by tests/conftest.py) shared by the browser tests (tests/browser/) and the
+end-to-end journeys (tests/e2e/). The server is a real daphne process (websockets included) on a free
+port, reading the same test database as the test (tests here use transactional_db, so what they create
+is committed and visible). Dice come from a script file the test fills, so that games go exactly where
+the test wants.
 """
 
 from __future__ import annotations
@@ -21,21 +23,23 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+BROWSER_DIRS = ("tests/browser/", "tests/e2e/")
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 
 
 @pytest.fixture(autouse=True)
-def _orm_beside_playwright(monkeypatch):
+def _orm_beside_playwright(request, monkeypatch):
     """Playwright's sync API runs an asyncio loop in the test thread while the browser is open; the ORM
     calls of these tests and fixtures are still plain synchronous code, so Django's async-safety guard
     stands down for the browser tests (and only for them)."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if request.node.get_closest_marker("browser"):
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if "tests/browser/" in str(item.fspath):
+        if any(d in Path(item.fspath).as_posix() for d in BROWSER_DIRS):
             item.add_marker(pytest.mark.browser)
 
 

@@ -1,0 +1,95 @@
+"""Helpers shared by the browser tests (tests/browser/) and the end-to-end journeys (tests/e2e/): reading
+the game screen, watching pages for errors, screenshots at several widths, and calling services from a
+test while Playwright's event loop runs."""
+
+from __future__ import annotations
+
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connection
+from playwright.sync_api import Page
+
+
+class ConsoleWatch:
+    """Collects page errors and console errors of the pages it watches; `check()` fails on any."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.allowed: list[re.Pattern] = []
+
+    def allow(self, pattern: str) -> None:
+        self.allowed.append(re.compile(pattern))
+
+    def watch(self, page: Page, who: str) -> Page:
+        page.on("pageerror", lambda exc: self.problems.append(f"{who}: page error: {exc}"))
+
+        def console(msg):
+            if msg.type == "error" and not any(p.search(msg.text) for p in self.allowed):
+                self.problems.append(f"{who}: console error: {msg.text}")
+
+        page.on("console", console)
+        return page
+
+    def check(self) -> None:
+        assert not self.problems, "\n".join(self.problems)
+
+
+def wait_for_disconnects(timeout: float = 5.0) -> None:
+    """Let the server finish forgetting the closed sockets before the test database is flushed: on
+    PostgreSQL its writes and the flush's TRUNCATE can deadlock. A server that was killed never
+    forgets its sockets, so a count that stops changing is as good as zero."""
+    from games.models import Connection
+
+    deadline = time.monotonic() + timeout
+    last, steady = None, 0
+    while time.monotonic() < deadline:
+        count = Connection.objects.count()
+        steady = steady + 1 if count == last else 0
+        if count == 0 or steady >= 5:
+            return
+        last = count
+        time.sleep(0.1)
+
+
+def off_loop(fn, *args, **kwargs):
+    """Run a service in a worker thread: its after-commit broadcast uses async_to_sync, which refuses to
+    run in this thread, where Playwright's event loop lives."""
+
+    def call():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def die(page: Page, n: int):
+    """Die n (1-based) on the table."""
+    return page.locator(f"#g-dice [data-key='{n}']")
+
+
+def cell(page: Page, box: str, column: int = 0):
+    """A box of the card on show (column 0 for Painted DiceZ's single column)."""
+    return page.locator(f"#g-board td[data-box='{box}'][data-col='{column}']")
+
+
+def score_of(page: Page, player: str):
+    """A player's score in the players panel."""
+    return page.locator(f"#g-players li[data-player='{player}'] .score")
+
+
+def screens(page: Page, shot, name: str) -> None:
+    """Screenshots at 1280 and 390 px wide, checking that the page never scrolls sideways (down to 360)."""
+    for width in (1280, 390, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{name} at {width} px overflows by {overflow} px"
+        if width != 360:
+            shot(page, f"{name}-{width}")
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,0 +1,77 @@
+"""Fixtures of the end-to-end journeys: fresh visitors in their own browser contexts (no cookie, no user
+made by the test: they sign up through the site) and numbered screenshots per journey.
+
+The server, Chromium and scripted dice are the browser tests' fixtures (tests/browser/fixtures.py,
+registered by tests/conftest.py): `server`, `browser`, `dice`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.fixtures import SHOTS
+from tests.browser.helpers import ConsoleWatch, wait_for_disconnects
+
+E2E_SHOTS = SHOTS / "e2e"
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect():
+    """A journey waits for what the page shows; on a loaded two-core machine that may take more than
+    Playwright's default 5 s, so its assertions wait up to 15 s (and never longer than needed)."""
+    expect.set_options(timeout=15_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture
+def visit(browser, server, transactional_db):
+    """visit("ann") opens a new browser context (a new visitor: nothing signed in) on the server.
+
+    Every page of every visitor is watched: a page error or console error fails the test, except for
+    the patterns given to visit.allow(...)."""
+    watch = ConsoleWatch()
+    contexts = []
+
+    def tab(context, who: str) -> Page:
+        page = watch.watch(context.new_page(), who)
+        page.set_default_timeout(15_000)
+        return page
+
+    def open_visitor(who: str, width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+        contexts.append(context)
+        return tab(context, who)
+
+    open_visitor.allow = watch.allow
+    # A second tab of the same visitor (same cookies): visit.tab(page, "ann").
+    open_visitor.tab = lambda page, who: tab(page.context, who)
+    try:
+        yield open_visitor
+        watch.check()
+    finally:
+        for context in contexts:
+            context.close()
+        wait_for_disconnects()
+
+
+@pytest.fixture
+def snap(request):
+    """snap(page, "name") saves artifacts/screenshots/e2e/<journey>/<nn>-<name>.png (full page)."""
+    folder = E2E_SHOTS / re.sub(r"^test_", "", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    counter = itertools.count(1)
+
+    def take(page: Page, name: str) -> Path:
+        path = folder / f"{next(counter):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
