@@ -376,6 +376,7 @@ def test_resign_game_over_and_play_again(make_user, play, dice, shot):
     expect(p1.locator("#g-end .verdict")).to_have_text("You win with 10150 points after 1 lap!")
     expect(p2.locator("#g-end .verdict")).to_have_text("ann wins with 10150 points after 1 lap!")
     screens(p2, shot, "game-over")
+    expect(p2.locator("#replay-link")).to_have_attribute("href", f"/games/{game.pk}/replay/")
 
     p1.click("#play-again")
     expect(p1).not_to_have_url(re.compile(rf"/games/{game.pk}/$"))

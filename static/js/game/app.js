@@ -21,6 +21,7 @@ export class GameApp {
     this.isCard = this.kind in LAYOUTS;
     this.waiting = root.dataset.status === 'open';
     this.againUrl = root.dataset.againUrl;
+    this.replayUrl = root.dataset.replayUrl;
     this.gameUrl = root.dataset.gameUrl ?? '/games/0/';
     this.holds = new Set();
     this.sel = new Set();
@@ -335,7 +336,7 @@ export class GameApp {
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
       state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me,
-      laps: !this.isCard && s ? s.laps : 0, seated: this.seated, againUrl: this.againUrl,
+      laps: !this.isCard && s ? s.laps : 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl,
       token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
   }

@@ -42,7 +42,7 @@ export function actionItems({ skip, confirming, onSkip, onAskResign, onResign, o
   return parts;
 }
 
-export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, token }) {
+export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, replayUrl, token }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, 'Game cancelled')];
   const after = laps ? ` after ${plural(laps, 'lap')}` : '';
   let verdict;
@@ -65,6 +65,7 @@ export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, 
         h('button', { class: 'button', type: 'submit', id: 'play-again' }, 'Play again'),
         h('span', { class: 'muted' }, ' same players, same seats'))
       : null,
+    replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, 'Replay this game step by step')) : null,
   ];
 }
 
