@@ -240,6 +240,7 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
+        seat.user = user  # the event names the player: saves a query for the user we already have
         if game.group_id is not None and not game.group.memberships.filter(user=user).exists():
             raise Forbidden("You are no longer a member of this game's group.")
         earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).first()

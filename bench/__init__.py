@@ -1,0 +1,1 @@
+"""The live-play load benchmark (docs/BENCHMARKS.md): `make bench`."""

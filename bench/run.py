@@ -1,0 +1,770 @@
+"""The whole live-play benchmark (`make bench`): servers, capacity ramps, saturation, scale-out, report.
+
+For 1 and then 2 daphne processes (production settings, PostgreSQL + Redis), for our game consumer and
+for the bare Channels baseline, back to back in one run:
+
+- a capacity ramp: 1 s mean think time, G tables stepped up until a step misses p99 < 100 ms with no
+  error; the capacity is the offered load (G / think actions per second) of the last step that passed;
+- a saturation step: think time 0, the throughput is what the server sustains.
+
+Every step starts fresh servers (so their peak memory is that step's) and ends with the log check.
+The figures go to docs/benchmarks/latest.json and to the generated part of docs/BENCHMARKS.md.
+
+    python -m bench.run                 # everything (about 20 minutes)
+    python -m bench.run --quick         # a smoke run of a minute: tiny steps, nothing written to docs/
+    python -m bench.run --profile 20    # py-spy on the server during a saturation step of ours
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from bench import loadgen, procstat
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "bench"
+JSON_OUT = ROOT / "docs" / "benchmarks" / "latest.json"
+MD_OUT = ROOT / "docs" / "BENCHMARKS.md"
+BEGIN, END = "<!-- bench:begin (written by `make bench`) -->", "<!-- bench:end -->"
+
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/dicehall_loadbench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1")
+FIRST_PORT = int(os.environ.get("BENCH_PORT", "8101"))
+# The servers run the code in this directory (default: this checkout). Pointing it at a copy of an older
+# tree measures "before" against "after" with the same generator.
+SERVER_ROOT = Path(os.environ.get("BENCH_SERVER_ROOT", str(ROOT)))
+DATABASE_NAME = DATABASE_URL.rsplit("/", 1)[1]
+P99_LIMIT_MS = 100.0
+# A step is repeated when processes that are not the benchmark's (another engineer's test run) used
+# more than this share of one core during it; before each step the benchmark waits for that too.
+FOREIGN_LIMIT = 25.0
+THINK = 1.0
+
+# The environment of every server process: production settings as docker-compose runs them.
+SERVER_ENV = {
+    "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    "DEBUG": "false",
+    "CONN_MAX_AGE": "60",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_SSL_REDIRECT": "false",
+    "CHANNEL_LAYER_PREFIX": "loadbench",
+    "RATE_LIMIT_KEY_PREFIX": "loadbench",
+    "BENCH_BASELINE": "1",
+    "LOG_LEVEL": "WARNING",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+# --- servers ---------------------------------------------------------------------------------------
+
+
+class Servers:
+    """n daphne processes on consecutive ports, started fresh and stopped after each step."""
+
+    def __init__(self, count: int, label: str, extra_env: dict[str, str] | None = None):
+        self.ports = [FIRST_PORT + i for i in range(count)]
+        self.label = label
+        self.extra_env = extra_env or {}
+        self.procs: list[subprocess.Popen] = []
+        self.logs = []
+
+    def __enter__(self) -> Servers:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            **SERVER_ENV,
+            "DATABASE_URL": DATABASE_URL,
+            "REDIS_URL": REDIS_URL,
+            **self.extra_env,
+        }
+        for port in self.ports:
+            log = open(ARTIFACTS / f"daphne-{port}.log", "a")
+            log.write(f"\n--- {time.strftime('%H:%M:%S')} {self.label}\n")
+            log.flush()
+            self.logs.append(log)
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "daphne",
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "config.asgi:application",
+                    ],
+                    cwd=SERVER_ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for port, proc in zip(self.ports, self.procs, strict=True):
+            _wait_healthy(port, proc)
+        return self
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def __exit__(self, *exc) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        for log in self.logs:
+            log.close()
+
+
+def _wait_healthy(port: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"daphne on port {port} did not come up (see {ARTIFACTS}/daphne-{port}.log)")
+        time.sleep(0.2)
+
+
+# --- the database ----------------------------------------------------------------------------------
+
+
+def prepare_database() -> None:
+    """Create the benchmark database if needed, migrate it and empty it (every run starts the same)."""
+    import psycopg
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    admin = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')  # a name from our own setting
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("flush", verbosity=0, interactive=False)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+# --- machine and load --------------------------------------------------------------------------------
+
+
+def machine() -> dict:
+    cpu = ""
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem_kb = procstat.status_kb(1, "VmRSS")  # any pid; real total below
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kb = int(line.split()[1])
+
+    def version(cmd: list[str]) -> str:
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=10).stdout.strip()
+        except OSError:
+            return "?"
+
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gib": round(mem_kb / 2**20, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "postgresql": version(["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SHOW server_version"]),
+        "redis": version(["redis-cli", "-u", REDIS_URL, "INFO", "server"])
+        .split("redis_version:")[-1]
+        .split()[0]
+        if shutil.which("redis-cli")
+        else "?",
+        "generator": "one asyncio process on the same machine",
+    }
+
+
+def wait_for_quiet(max_wait: float, limit: float = 1.0) -> dict:
+    """Wait (up to max_wait seconds) until the 1-minute load average is at most ``limit``."""
+    start = time.monotonic()
+    first = procstat.loadavg()
+    while True:
+        load = procstat.loadavg()
+        if load[0] <= limit:
+            return {"load_before": first, "load_at_start": load, "waited_s": round(time.monotonic() - start)}
+        if time.monotonic() - start > max_wait:
+            return {
+                "load_before": first,
+                "load_at_start": load,
+                "waited_s": round(time.monotonic() - start),
+                "warning": f"the machine stayed busy (load {load[0]}); figures are not trustworthy",
+            }
+        print(f"load average {load[0]:.2f} > {limit}: waiting", flush=True)
+        time.sleep(60)
+
+
+# --- steps -------------------------------------------------------------------------------------------
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.steps: list[dict] = []
+        self.users: list = []
+        self.cookies: dict[int, str] = {}
+        self.seed = 1
+
+    def _users(self, tables: int) -> list:
+        if len(self.users) < tables * loadgen.SEATS:
+            users = loadgen.ensure_users(tables)
+            fresh = [u for u in users if u.pk not in self.cookies]
+            self.cookies.update(loadgen.session_cookies(fresh))
+            self.users = users
+        return self.users
+
+    def _groups(self, server_pids: list[int]) -> dict:
+        """Our processes, for the CPU meter: everything else on the machine is "other" (foreign)."""
+        return {
+            "daphne": server_pids,
+            "generator": [os.getpid()],
+            "postgres": lambda: procstat.postgres_pids(DATABASE_NAME),
+            "redis": lambda: procstat.pids_named("redis-server"),
+        }
+
+    def wait_until_quiet(self) -> float:
+        """Wait until other work on the machine uses at most FOREIGN_LIMIT % of a core (over 3 s)."""
+        deadline = time.monotonic() + self.args.max_wait
+        while True:
+            meter = procstat.CpuMeter(self._groups([]))
+            meter.start()
+            time.sleep(3)
+            foreign = meter.stop()["other"]
+            if foreign <= FOREIGN_LIMIT or time.monotonic() > deadline:
+                return foreign
+            print(f"    other work uses {foreign}% of a core: waiting", flush=True)
+            time.sleep(15)
+
+    def step(self, mode: str, processes: int, games: int, think: float, duration: float) -> dict:
+        """One step; repeated (up to --retries times) when other work took CPU during it."""
+        disturbed = []
+        for attempt in range(1 + self.args.retries):
+            foreign_before = None if self.args.no_wait else self.wait_until_quiet()
+            result = self._step_once(mode, processes, games, think, duration)
+            result["foreign_cpu_before_pct"] = foreign_before
+            foreign = (result.get("cpu") or {}).get("other", 0)
+            if foreign <= FOREIGN_LIMIT or attempt == self.args.retries:
+                break
+            disturbed.append(foreign)
+            print(f"    disturbed: other work used {foreign}% of a core; again", flush=True)
+        result["attempts"] = attempt + 1
+        result["disturbed_attempts_foreign_cpu_pct"] = disturbed
+        result["disturbed"] = foreign > FOREIGN_LIMIT
+        self.steps.append(result)
+        return result
+
+    def _step_once(self, mode: str, processes: int, games: int, think: float, duration: float) -> dict:
+        users = self._users(games)
+        self.seed += 1
+        label = f"{mode} x{processes} G={games} think={think}"
+        print(f"[{time.strftime('%H:%M:%S')}] {label} ...", flush=True)
+        load = procstat.loadavg()
+        with Servers(processes, label, self.args.server_env) as servers:
+            cfg = loadgen.Config(
+                mode=mode,
+                games=games,
+                think=think,
+                duration=duration,
+                warmup=self.args.warmup,
+                ports=servers.ports,
+                server_pids=servers.pids,
+                seed=self.seed,
+                start_spread=think if think > 0 else 0.5,
+            )
+            meter = procstat.CpuMeter(self._groups(servers.pids))
+            result = loadgen.Step(cfg, users, self.cookies).run(meter)
+        result["loadavg_at_start"] = load
+        lat = result["latency"]
+        result["passed"] = (
+            result["errors"] == 0 and lat["p99_ms"] is not None and lat["p99_ms"] < P99_LIMIT_MS
+        )
+        cpu = result.get("cpu") or {}
+        print(
+            f"    {result['actions_per_s']:>7.1f} actions/s  p50 {lat['p50_ms']}  p95 {lat['p95_ms']}  "
+            f"p99 {lat['p99_ms']}  max {lat['max_ms']} ms  errors {result['errors']}  "
+            f"rss {result['server_rss_peak_mb']} MB  cpu daphne {cpu.get('daphne')}% "
+            f"pg {cpu.get('postgres')}% redis {cpu.get('redis')}% gen {cpu.get('generator')}% "
+            f"other {cpu.get('other')}% idle {cpu.get('idle')}%",
+            flush=True,
+        )
+        if result["errors"]:
+            print("    errors:", result["error_kinds"], result["error_samples"][:3], flush=True)
+        return result
+
+    def ramp(self, mode: str, processes: int, ladder: list[int], duration: float) -> dict:
+        """Step G up the ladder until a step fails; the capacity is the last offered load that passed."""
+        passed = None
+        for games in ladder:
+            result = self.step(mode, processes, games, THINK, duration)
+            if not result["passed"]:
+                break
+            passed = result
+        return {
+            "mode": mode,
+            "processes": processes,
+            "capacity_actions_per_s": passed["offered_actions_per_s"] if passed else 0,
+            "capacity_games": passed["games"] if passed else 0,
+            "capacity_sockets": passed["sockets"] if passed else 0,
+            "measured_actions_per_s": passed["actions_per_s"] if passed else 0,
+        }
+
+
+def run(args) -> dict:
+    bench = Bench(args)
+    quiet = (
+        {"load_at_start": procstat.loadavg(), "skipped": True}
+        if args.no_wait
+        else wait_for_quiet(args.max_wait)
+    )
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    t0 = time.monotonic()
+    summary: dict = {"capacity": [], "saturation": []}
+    for processes in args.processes:
+        for mode in args.modes:
+            summary["capacity"].append(bench.ramp(mode, processes, args.ladder[mode], args.duration))
+        for mode in args.modes:
+            result = bench.step(mode, processes, args.saturation_games, 0.0, args.saturation_duration)
+            summary["saturation"].append(
+                {
+                    "mode": mode,
+                    "processes": processes,
+                    "games": args.saturation_games,
+                    "actions_per_s": result["actions_per_s"] if result["errors"] == 0 else 0,
+                    "actions_per_s_measured": result["actions_per_s"],
+                    "errors": result["errors"],
+                    "p50_ms": result["latency"]["p50_ms"],
+                    "server_rss_peak_mb": result["server_rss_peak_mb"],
+                }
+            )
+    summary["targets"] = targets(summary, bench.steps)
+    return {
+        "issue": 9,
+        "started_at": started,
+        "wall_s": round(time.monotonic() - t0),
+        "machine": machine(),
+        "quiet_check": quiet,
+        "settings": {
+            "server": {**SERVER_ENV, "DATABASE_URL": DATABASE_URL, "REDIS_URL": REDIS_URL},
+            "server_root": str(SERVER_ROOT),
+            "server_env_extra": args.server_env,
+            "channel_layer": "channels_redis.pubsub.RedisPubSubChannelLayer (settings default)",
+            "think_mean_s": THINK,
+            "p99_limit_ms": P99_LIMIT_MS,
+            "step_duration_s": args.duration,
+            "warmup_s": args.warmup,
+            "saturation_games": args.saturation_games,
+            "saturation_duration_s": args.saturation_duration,
+            "ladder": args.ladder,
+            "kinds": {k: {"weight": w, "options": o} for k, (w, o) in loadgen.KINDS.items()},
+        },
+        "commands": ["make bench", "python -m bench.run " + " ".join(sys.argv[1:])],
+        "summary": summary,
+        "steps": bench.steps,
+    }
+
+
+def _find(rows: list[dict], mode: str, processes: int) -> dict | None:
+    return next((r for r in rows if r["mode"] == mode and r["processes"] == processes), None)
+
+
+def targets(summary: dict, steps: list[dict]) -> dict:
+    out = {}
+    for processes in sorted({r["processes"] for r in summary["capacity"]}):
+        ours, base = (
+            _find(summary["capacity"], "ours", processes),
+            _find(summary["capacity"], "baseline", processes),
+        )
+        if ours and base and base["capacity_actions_per_s"]:
+            ratio = ours["capacity_actions_per_s"] / base["capacity_actions_per_s"]
+            out[f"capacity_ratio_{processes}p"] = {
+                "value": round(ratio, 2),
+                "target": 0.5,
+                "met": ratio >= 0.5,
+            }
+        ours, base = (
+            _find(summary["saturation"], "ours", processes),
+            _find(summary["saturation"], "baseline", processes),
+        )
+        if ours and base and base["actions_per_s"]:
+            ratio = ours["actions_per_s"] / base["actions_per_s"]
+            out[f"saturation_ratio_{processes}p"] = {
+                "value": round(ratio, 2),
+                "target": 0.5,
+                "met": ratio >= 0.5,
+            }
+    for mode in ("ours", "baseline"):
+        one, two = _find(summary["saturation"], mode, 1), _find(summary["saturation"], mode, 2)
+        if one and two and one["actions_per_s"]:
+            ratio = two["actions_per_s"] / one["actions_per_s"]
+            out[f"scale_out_{mode}"] = {"value": round(ratio, 2), "target": 1.3, "met": ratio >= 1.3}
+    errors = sum(s["errors"] for s in steps if s["passed"] or s["think_mean_s"] == 0)
+    checked = all(s["log_check"]["ok"] for s in steps)
+    out["no_loss_no_error"] = {
+        "errors_in_passing_and_saturation_steps": errors,
+        "every_log_checked_ok": checked,
+        "met": errors == 0 and checked,
+    }
+    return out
+
+
+# --- the report ----------------------------------------------------------------------------------------
+
+
+def _fmt(value, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown(report: dict) -> str:
+    m = report["machine"]
+    lines = [
+        BEGIN,
+        "",
+        f"Run of {report['started_at']} ({report['wall_s'] // 60} min), `{report['commands'][1].strip()}`.",
+        "",
+        f"Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}, Python "
+        f"{m['python']}, PostgreSQL {m['postgresql']}, Redis {m['redis']}; the generator is "
+        f"{m['generator']}. Load average before the run: {report['quiet_check'].get('load_at_start')}"
+        + (f" ({report['quiet_check']['warning']})" if report["quiet_check"].get("warning") else "")
+        + ".",
+        "",
+        "### Summary",
+        "",
+        "| | processes | ours | baseline | ours / baseline | target |",
+        "|---|---|---|---|---|---|",
+    ]
+    summary = report["summary"]
+    t = summary["targets"]
+    for processes in sorted({r["processes"] for r in summary["capacity"]}):
+        ours, base = (
+            _find(summary["capacity"], "ours", processes),
+            _find(summary["capacity"], "baseline", processes),
+        )
+        key = f"capacity_ratio_{processes}p"
+        verdict = "met" if t.get(key, {}).get("met") else "MISSED"
+        lines.append(
+            f"| capacity, actions/s offered (tables) | {processes} | "
+            f"{_fmt(ours['capacity_actions_per_s'])} ({ours['capacity_games']}) | "
+            f"{_fmt(base['capacity_actions_per_s'])} ({base['capacity_games']}) | "
+            f"{_fmt(t.get(key, {}).get('value'), 2)} | >= 0.5 {verdict} |"
+        )
+        ours, base = (
+            _find(summary["saturation"], "ours", processes),
+            _find(summary["saturation"], "baseline", processes),
+        )
+        key = f"saturation_ratio_{processes}p"
+        lines.append(
+            f"| saturated throughput, actions/s | {processes} | {_fmt(ours['actions_per_s'])} | "
+            f"{_fmt(base['actions_per_s'])} | {_fmt(t.get(key, {}).get('value'), 2)} | >= 0.5 "
+            f"{'met' if t.get(key, {}).get('met') else 'MISSED'} |"
+        )
+    for mode in ("ours", "baseline"):
+        key = f"scale_out_{mode}"
+        if key in t:
+            lines.append(
+                f"| 2 processes / 1, saturated ({mode}) | | | | {_fmt(t[key]['value'], 2)} | >= 1.3 "
+                f"{'met' if t[key]['met'] else 'MISSED'} |"
+            )
+    nl = t["no_loss_no_error"]
+    lines += [
+        "",
+        f"No action lost or duplicated, no error: **{'met' if nl['met'] else 'MISSED'}** "
+        f"(errors in passing and saturation steps: {nl['errors_in_passing_and_saturation_steps']}; every "
+        f"game's log checked: {'ok' if nl['every_log_checked_ok'] else 'PROBLEMS'}).",
+        "",
+        "### Every step",
+        "",
+        "Latency: from sending an action until its event has reached all 4 seats. CPU: % of one core over "
+        'the measured window (2 cores = 200 %); "other" is every other process on the machine.',
+        "",
+        "| server | proc | tables | sockets | think s | offered/s | actions/s | p50 ms | p95 ms | p99 ms | "
+        "max ms | errors | pass | RSS peak MB | CPU daphne / pg / redis / gen / other / idle % | "
+        "load avg | event B |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in report["steps"]:
+        lat, cpu = s["latency"], s.get("cpu") or {}
+        cpu_text = " / ".join(
+            _fmt(cpu.get(k)) for k in ("daphne", "postgres", "redis", "generator", "other", "idle")
+        )
+        lines.append(
+            f"| {s['mode']} | {s['processes']} | {s['games']} | {s['sockets']} | {_fmt(s['think_mean_s'])} | "
+            f"{_fmt(s['offered_actions_per_s'])} | {_fmt(s['actions_per_s'])} | {_fmt(lat['p50_ms'])} | "
+            f"{_fmt(lat['p95_ms'])} | {_fmt(lat['p99_ms'])} | {_fmt(lat['max_ms'])} | {s['errors']} | "
+            f"{'yes' if s['passed'] else 'no'} | {' + '.join(_fmt(x) for x in s['server_rss_peak_mb'])} | "
+            f"{cpu_text} | {s['loadavg_at_start'][0]:.2f} | {_fmt(s['mean_event_bytes'])} |"
+        )
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def write_markdown(block: str) -> None:
+    text = MD_OUT.read_text() if MD_OUT.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        text = head + block + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    MD_OUT.write_text(text)
+
+
+# --- profiling ------------------------------------------------------------------------------------------
+
+
+def profile(args) -> None:
+    """py-spy on one server process during a saturation step of ours; a summary of where time goes."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    bench = Bench(args)
+    users = bench._users(args.saturation_games)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for mode in args.profile_modes:
+        with Servers(1, f"profile {mode}", args.server_env) as servers:
+            raw = ARTIFACTS / f"profile-{mode}.txt"
+            spy_cmd = [
+                spy,
+                "record",
+                "-p",
+                str(servers.pids[0]),
+                "-d",
+                str(int(args.profile)),
+                "-r",
+                "200",
+                "-f",
+                "raw",
+                "-o",
+                str(raw),
+                *(["--idle"] if args.profile_idle else ["--gil"]),
+                "--threads",
+                "--nonblocking",
+            ]
+            spies: list[subprocess.Popen] = []
+
+            def start_spy(cmd=spy_cmd, spies=spies) -> None:
+                spies.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+            cfg = loadgen.Config(
+                mode=mode,
+                games=args.saturation_games,
+                think=0.0,
+                duration=args.profile + 4,
+                warmup=2,
+                ports=servers.ports,
+                server_pids=servers.pids,
+                seed=7,
+                start_spread=0.5,
+                on_measure=start_spy,
+            )
+            result = loadgen.Step(cfg, users, bench.cookies).run()
+            for spy_proc in spies:
+                spy_proc.wait(60)
+        text = summarise_profile(raw)
+        (ARTIFACTS / f"profile-{mode}-summary.txt").write_text(text + "\n")
+        print(f"{mode}: {result['actions_per_s']} actions/s (py-spy attached); stacks in {raw}")
+        print(text)
+
+
+# Parts of the hot path, found by a substring of a frame (py-spy's "function (file:line)").
+PROFILE_PARTS = [
+    ("rate limiter (ConnectionLimiter.check + its Redis calls)", "ratelimit.py"),
+    ("game_apply_action (database thread)", "game_apply_action"),
+    ("  engine apply", "games/rules/"),
+    ("  event_payload (state + preview)", "event_payload"),
+    ("  commit", "Connection.commit"),
+    ("  broadcast after commit (send_now)", "send_now"),
+    ("fan-out to sockets (GameConsumer.game_message)", "GameConsumer.game_message"),
+    ("ack and other replies (GameConsumer.send_json)", "GameConsumer.send_json"),
+    (
+        "socket connect / disconnect (connection_open/close)",
+        ("connection_open (games", "connection_close (games"),
+    ),
+    ("session lookup at the handshake (channels.auth.get_user)", "get_user (channels/auth.py"),
+    ("baseline relay (BaselineConsumer)", "BaselineConsumer"),
+    ("all Django ORM + psycopg", "django/db/"),
+    ("  waiting for PostgreSQL (psycopg wait)", "Connection.wait (psycopg"),
+    ("all channels-redis + redis-py", "redis/"),
+    ("  msgpack (channel layer)", "serializers.py"),
+    ("all JSON encode/decode", "json/"),
+    ("twisted + autobahn + daphne (websocket I/O)", "twisted/"),
+    ("  autobahn", "autobahn/"),
+    ("event loop waiting (epoll)", "EpollSelector.select"),
+]
+
+
+def summarise_profile(path: Path, top: int = 25) -> str:
+    """Where the server's time went, from py-spy's raw output (collapsed stacks with counts).
+
+    First the share of all samples under each part of the hot path (PROFILE_PARTS, inclusive), then per
+    thread (the default executor's asyncio_N threads added up) its share and its heaviest functions.
+    Without --idle the samples are CPU time; with it, wall-clock time including waits.
+    """
+    threads: dict[str, int] = {}
+    inclusive: dict[str, dict[str, int]] = {}
+    parts = dict.fromkeys((label for label, _ in PROFILE_PARTS), 0)
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        frames = stack.split(";")
+        name = frames[0].split(":")[-1].strip() or frames[0]
+        if name.startswith("asyncio_"):
+            name = "asyncio_N (default executor)"
+        n = int(count)
+        total += n
+        threads[name] = threads.get(name, 0) + n
+        counts = inclusive.setdefault(name, {})
+        for frame in set(frames[1:]):
+            counts[frame] = counts.get(frame, 0) + n
+        for label, needles in PROFILE_PARTS:
+            needles = (needles,) if isinstance(needles, str) else needles
+            if any(needle in frame for frame in frames[1:] for needle in needles):
+                parts[label] += n
+    if not total:
+        return "no samples"
+    out = [f"{total} samples", "share of all samples:"]
+    out += [f"  {100 * n / total:5.1f}%  {label}" for label, n in parts.items()]
+    skip = (
+        "threading.py",
+        "concurrent/futures",
+        "runpy",
+        "daphne/cli.py",
+        "daphne/__main__",
+        "asgiref/sync.py",
+    )
+    for name, count in sorted(threads.items(), key=lambda kv: -kv[1])[:4]:
+        out.append(f"== {name}: {count} samples ({100 * count / total:.1f}% of all)")
+        shown = 0
+        for frame, n in sorted(inclusive[name].items(), key=lambda kv: -kv[1]):
+            if any(s in frame for s in skip):
+                continue
+            out.append(f"  {100 * n / count:5.1f}%  {frame}")
+            shown += 1
+            if shown >= top:
+                break
+    return "\n".join(out)
+
+
+def only_steps(args) -> int:
+    """Run the steps named on the command line (experiments); the figures go to artifacts/bench/."""
+    if not args.no_wait:
+        print(wait_for_quiet(args.max_wait))
+    bench = Bench(args)
+    for spec in args.steps.split(","):
+        mode, processes, games, think = spec.split(":")
+        duration = args.duration if float(think) > 0 else args.saturation_duration
+        bench.step(mode, int(processes), int(games), float(think), duration)
+    out = ARTIFACTS / f"steps-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    out.write_text(json.dumps({"server_root": str(SERVER_ROOT), "steps": bench.steps}, indent=1) + "\n")
+    print(f"written: {out}")
+    return 0
+
+
+# --- main -----------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run; writes nothing to docs/")
+    parser.add_argument("--no-wait", action="store_true", help="do not wait for a quiet machine")
+    parser.add_argument("--max-wait", type=float, default=3600, help="seconds to wait for load <= 1")
+    parser.add_argument("--processes", default="1,2")
+    parser.add_argument("--modes", default="ours,baseline", help="ours, baseline or both")
+    parser.add_argument("--no-docs", action="store_true", help="write only --out, not docs/BENCHMARKS.md")
+    parser.add_argument("--retries", type=int, default=2, help="repeats of a step disturbed by other work")
+    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds per ramp step")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--saturation-games", type=int, default=64)
+    parser.add_argument("--saturation-duration", type=float, default=20.0)
+    parser.add_argument("--ladder-ours", default="50,100,150,200,300,400")
+    parser.add_argument("--ladder-baseline", default="100,200,300,400,600,800")
+    parser.add_argument(
+        "--steps",
+        default="",
+        help="only these steps, e.g. ours:1:64:0,baseline:2:200:1 (mode:processes:tables:think)",
+    )
+    parser.add_argument("--profile", type=float, default=0, help="profile for this many seconds instead")
+    parser.add_argument("--profile-modes", default="ours")
+    parser.add_argument(
+        "--profile-idle",
+        action="store_true",
+        help="sample every thread, waiting too (default: the GIL holder)",
+    )
+    parser.add_argument("--server-env", default="", help="extra server settings: KEY=VALUE,KEY=VALUE")
+    parser.add_argument("--out", default=str(JSON_OUT))
+    args = parser.parse_args(argv)
+    args.processes = [int(x) for x in args.processes.split(",")]
+    args.modes = args.modes.split(",")
+    args.ladder = {
+        "ours": [int(x) for x in args.ladder_ours.split(",")],
+        "baseline": [int(x) for x in args.ladder_baseline.split(",")],
+    }
+    args.profile_modes = args.profile_modes.split(",")
+    args.server_env = dict(kv.split("=", 1) for kv in args.server_env.split(",") if kv)
+    if args.quick:
+        args.ladder = {"ours": [4, 8], "baseline": [4, 8]}
+        args.duration, args.warmup, args.saturation_games, args.saturation_duration = 4.0, 1.0, 4, 4.0
+        args.no_wait = True
+
+    os.environ["DATABASE_URL"] = DATABASE_URL
+    os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(60))
+    # The generator's own Django reads the same database with the same settings as the servers.
+    os.environ.update(SERVER_ENV)
+    loadgen.setup_django()
+    prepare_database()
+    if args.profile:
+        profile(args)
+        return 0
+    if args.steps:
+        return only_steps(args)
+    report = run(args)
+    text = json.dumps(report, indent=1)
+    if args.quick:
+        out = ARTIFACTS / "quick.json"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+        print(markdown(report))
+    else:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+        if not args.no_docs:
+            write_markdown(markdown(report))
+    print(json.dumps(report["summary"], indent=1))
+    docs = "" if args.quick or args.no_docs else f" and {MD_OUT}"
+    print(f"written: {out if args.quick else args.out}{docs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""The load generator's pure helpers (bench/loadgen.py): the figures and checks `make bench` relies on."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bench import procstat
+from bench.loadgen import (
+    KINDS,
+    Script,
+    choose_kind,
+    latency_summary,
+    log_problems,
+    percentile,
+    seq_problems,
+    think_time,
+)
+from bench.run import summarise_profile, targets
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 101)]  # 1 .. 100
+    assert percentile(values, 50) == 50
+    assert percentile(values, 99) == 99
+    assert percentile(values, 100) == 100
+    assert percentile(values, 0) == 1
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([], 50) is None
+    with pytest.raises(ValueError):
+        percentile(values, 101)
+
+
+def test_latency_summary_in_milliseconds():
+    summary = latency_summary([0.003, 0.001, 0.002, 0.100])
+    assert summary == {
+        "count": 4,
+        "p50_ms": 2.0,
+        "p95_ms": 100.0,
+        "p99_ms": 100.0,
+        "max_ms": 100.0,
+        "mean_ms": 26.5,
+    }
+    assert latency_summary([])["p99_ms"] is None
+
+
+def test_think_time_is_uniform_between_half_and_one_and_a_half_means():
+    rng = random.Random(3)
+    draws = [think_time(rng, 2.0) for _ in range(2000)]
+    assert min(draws) >= 1.0
+    assert max(draws) <= 3.0
+    assert 1.9 < sum(draws) / len(draws) < 2.1
+    assert think_time(rng, 0) == 0.0
+
+
+def test_choose_kind_follows_the_weights():
+    rng = random.Random(5)
+    picks = [choose_kind(rng) for _ in range(4000)]
+    assert set(picks) == set(KINDS)
+    assert 0.35 < picks.count("farkle") / len(picks) < 0.45
+
+
+def test_seq_problems_finds_gaps_and_duplicates():
+    assert seq_problems([1, 2, 3]) == []
+    assert seq_problems([4, 5], start=3) == []
+    assert seq_problems([1, 3]) == ["gap: seq 3 after 1"]
+    assert seq_problems([1, 2, 2, 3]) == ["duplicate or old seq 2 (expected 3)"]
+
+
+def test_log_problems_compares_log_sends_acks_and_seats():
+    seen = {"0": 3, "1": 3, "2": 3, "3": 3}
+    assert log_problems([1, 2, 3], [1, 2, 3], [1, 2, 3], seen, 3) == []
+    assert log_problems([1, 2, 3], [1, 2, 3], None, seen, 3) == []  # the baseline has no acks
+    problems = log_problems([1, 2, 4], [1, 2, 3], [1, 2, 3, 3], {**seen, "2": 2}, 4)
+    assert "gap: seq 4 after 2" in problems
+    assert "3 actions sent, 3 stored" in problems
+    assert any(p.startswith("4 acks (duplicates: [3])") for p in problems)
+    assert "seat 0 saw events up to 3, the game is at 4" in problems
+    assert "seat 2 saw events up to 2, the game is at 4" in problems
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_baseline_script_is_the_event_stream_the_server_would_send(kind):
+    script = Script(kind, ["a", "b", "c", "d"], random.Random(1))
+    script.extend(30)
+    events = [json.loads(frame) for frame in script.frames]
+    assert [e["seq"] for e in events] == list(range(1, 31))
+    assert all(e["type"] == "event" and e["status"] == "playing" for e in events)
+    # Each event is played by the player to move in the previous state.
+    state = script.initial
+    for event in events:
+        assert event["player"] == state["current"]
+        assert event["seat"] == ["a", "b", "c", "d"].index(event["player"])
+        state = event["state"]
+    assert script.frame(31) is not None  # extended on demand
+
+
+def test_targets_compare_ours_with_the_baseline_and_two_processes_with_one():
+    summary = {
+        "capacity": [
+            {"mode": "ours", "processes": 1, "capacity_actions_per_s": 100},
+            {"mode": "baseline", "processes": 1, "capacity_actions_per_s": 300},
+        ],
+        "saturation": [
+            {"mode": "ours", "processes": 1, "actions_per_s": 200.0},
+            {"mode": "baseline", "processes": 1, "actions_per_s": 300.0},
+            {"mode": "ours", "processes": 2, "actions_per_s": 280.0},
+            {"mode": "baseline", "processes": 2, "actions_per_s": 450.0},
+        ],
+    }
+    steps = [{"errors": 0, "passed": True, "think_mean_s": 1.0, "log_check": {"ok": True}}]
+    result = targets(summary, steps)
+    assert result["capacity_ratio_1p"] == {"value": 0.33, "target": 0.5, "met": False}
+    assert result["saturation_ratio_1p"]["met"] is True
+    assert result["scale_out_ours"] == {"value": 1.4, "target": 1.3, "met": True}
+    assert result["scale_out_baseline"]["met"] is True
+    assert result["no_loss_no_error"]["met"] is True
+
+
+def test_profile_summary_adds_up_samples_per_thread(tmp_path):
+    raw = tmp_path / "raw.txt"
+    raw.write_text(
+        "thread (1): MainThread;run (a.py:1);select (b.py:2) 3\n"
+        "thread (1): MainThread;run (a.py:1);send (c.py:3) 1\n"
+        "thread (2): asyncio_0;work (d.py:4) 2\n"
+    )
+    text = summarise_profile(raw)
+    assert "== MainThread: 4 samples" in text
+    assert "75.0%  select (b.py:2)" in text
+    assert "== asyncio_N (default executor): 2 samples" in text
+
+
+def test_procstat_reads_this_process():
+    import os
+
+    assert procstat.status_kb(os.getpid(), "VmRSS") > 0
+    assert procstat.cpu_seconds(os.getpid()) > 0
+    busy, total = procstat.machine_cpu()
+    assert 0 < busy <= total
+    assert len(procstat.loadavg()) == 3
