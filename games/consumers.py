@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -87,6 +88,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _announce_presence(self, *, online: bool, connected: list[str]) -> None:
         payload = {"type": "presence", "user": self.user.username, "online": online, "connected": connected}
         await self._layer_call("group_send", self.group, {"type": "game.message", "payload": payload})
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its close_old_connections before every message: that is a hop to
+        Channels' database thread per frame and per broadcast received, and this consumer does its
+        database work in games.dbpool, whose calls close old connections themselves."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # --- incoming frames -------------------------------------------------------------------
 

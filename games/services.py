@@ -237,13 +237,15 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     _validate_envelope(client_id, action)
     with transaction.atomic():
         game = _locked(game_id)
-        seat = game.seats.filter(user=user).first()
+        # order_by(): Seat's and Action's default ordering goes through Game (a join and a costly
+        # compile); one row at most matches here (unique constraints).
+        seat = game.seats.filter(user=user).order_by().first()
         if seat is None:
             raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
         seat.user = user  # the event names the player: saves a query for the user we already have
         if game.group_id is not None and not game.group.memberships.filter(user=user).exists():
             raise Forbidden("You are no longer a member of this game's group.")
-        earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).first()
+        earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).order_by().first()
         if earlier is not None:
             return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
         if game.status != Game.Status.PLAYING:

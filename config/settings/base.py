@@ -178,7 +178,8 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     RATE_LIMIT_CACHE: (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, with one client per process instead of one per websocket and call.
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
             "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
