@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules
+from games import move_sql, rules
 from games.broadcast import send_on_commit
 from games.dice_source import RecordingDice, ReplayDice
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
@@ -233,20 +233,24 @@ def _check_absent(game: Game, sender: Seat, now) -> None:
 
 
 def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
-    """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit."""
+    """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit.
+
+    The common case (a move that does not end the game) is three hand-written statements
+    (games.move_sql); the rare ones (a repeated id, a skip, a resignation, the last move) use the ORM.
+    """
     _validate_envelope(client_id, action)
     with transaction.atomic():
-        game = _locked(game_id)
-        # order_by(): Seat's and Action's default ordering goes through Game (a join and a costly
-        # compile); one row at most matches here (unique constraints).
-        seat = game.seats.filter(user=user).order_by().first()
-        if seat is None:
+        game = move_sql.lock_for_move(game_id, user.pk, client_id)
+        if game is None:
+            raise NotFound("There is no such game.")
+        if game.seat_pk is None:
             raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
-        seat.user = user  # the event names the player: saves a query for the user we already have
-        if game.group_id is not None and not game.group.memberships.filter(user=user).exists():
+        # The event names the player: the user we already have saves a query.
+        seat = Seat(pk=game.seat_pk, game=game, user=user, position=game.seat_position)
+        if not game.is_member:
             raise Forbidden("You are no longer a member of this game's group.")
-        earlier = Action.objects.filter(game=game, seat=seat, client_id=client_id).order_by().first()
-        if earlier is not None:
+        if game.earlier_seq is not None:
+            earlier = Action.objects.get(game_id=game.pk, seq=game.earlier_seq)
             return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
         if game.status != Game.Status.PLAYING:
             raise Conflict("This game is not being played.", "not_playing")
@@ -260,25 +264,19 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         except rules.IllegalAction as exc:
             raise InvalidAction(str(exc)) from None
         game.seq += 1
-        logged = Action.objects.create(
-            game=game,
-            seq=game.seq,
-            seat=seat,
-            client_id=client_id,
-            action=action,
-            dice=dice.rolls,
-            result=state.get("last_event") or {},
+        logged = move_sql.insert_action(
+            game, seat, client_id, action, dice.rolls, state.get("last_event") or {}, now
         )
         game.state = state
         if game.engine.current_player(state) != before:
             game.turn_started_at = now
-        fields = ["state", "seq", "turn_started_at"]
         if action.get("type") == "resign":
             Seat.objects.filter(pk=seat.pk).update(resigned=True)
         if game.engine.is_over(state):
             _finish(game, state, now)
-            fields += ["status", "finished_at"]
-        game.save(update_fields=fields)
+            game.save(update_fields=["state", "seq", "turn_started_at", "status", "finished_at"])
+        else:
+            move_sql.save_move(game)
         event = event_payload(game, logged, seat)
         send_on_commit(game.pk, event)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
