@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+import weakref
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -18,7 +21,19 @@ def group_name(game_id: int) -> str:
     return f"game.{game_id}"
 
 
-def layer_message(payload: dict) -> dict:
+def encode(payload, **encoded: str) -> str:
+    """``payload`` as compact JSON text; the values of the keys in ``encoded`` are given already encoded.
+
+    A move encodes the game state once, for the database, and its event carries the same text.
+    """
+    if not encoded:
+        return json.dumps(payload, separators=(",", ":"))
+    rest = json.dumps({k: v for k, v in payload.items() if k not in encoded}, separators=(",", ":"))
+    parts = ",".join(f"{json.dumps(key)}:{text}" for key, text in encoded.items())
+    return f"{rest[:-1]},{parts}}}" if rest != "{}" else f"{{{parts}}}"
+
+
+def layer_message(payload: dict, text: str | None = None) -> dict:
     """The channel-layer message that carries ``payload`` to the consumers of a game.
 
     The payload travels as its JSON text, encoded once here rather than once per socket (an event holds
@@ -27,17 +42,63 @@ def layer_message(payload: dict) -> dict:
     """
     if payload.get("type") == "access_revoked":
         return {"type": "game.message", "payload": payload}
-    return {"type": "game.message", "text": json.dumps(payload, separators=(",", ":"))}
+    return {"type": "game.message", "text": encode(payload) if text is None else text}
 
 
-def send_now(game_id: int, payload: dict) -> bool:
+# A database call made for a websocket consumer (games.dbpool) collects what its transactions send here,
+# and the event loop publishes it when the call returns: the database thread does not wait for the
+# event loop to publish (async_to_sync), which under load had every move's thread queue behind the
+# loop's socket work (docs/BENCHMARKS.md).
+_outbox = threading.local()
+
+
+@contextmanager
+def collected():
+    """Collect the messages sent in this thread meanwhile, in order, instead of sending them."""
+    _outbox.messages = messages = []
+    try:
+        yield messages
+    finally:
+        del _outbox.messages
+
+
+_locks: weakref.WeakValueDictionary[tuple, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+async def publish(messages: list[tuple[int, dict]]) -> None:
+    """Send collected (game id, layer message) pairs from the event loop, each game's in order.
+
+    Calls return to the loop in the order their database thread finished them (each game has one
+    thread), and a game's lock keeps a later call from overtaking an earlier one while it waits on
+    the channel layer. A failed send loses nothing (see send_now) and is logged.
+    """
+    layer = get_channel_layer()
+    loop = asyncio.get_running_loop()
+    for game_id, message in messages:
+        key = (id(loop), game_id)
+        lock = _locks.get(key)
+        if lock is None:
+            lock = _locks[key] = asyncio.Lock()
+        async with lock:
+            send = layer.group_send(group_name(game_id), message)
+            try:
+                await asyncio.wait_for(send, settings.WS_LAYER_TIMEOUT)
+            except Exception:
+                logger.exception("broadcast to game %s failed; clients will resync", game_id)
+
+
+def send_now(game_id: int, payload: dict, text: str | None = None) -> bool:
     """Send ``payload`` to every socket of the game; False (logged) if the channel layer failed.
 
     A failed send loses nothing: the action is stored, its sender got an ack, and every client
     catches up through `sync` when it sees a gap in seq.
     """
+    message = layer_message(payload, text)
+    outbox = getattr(_outbox, "messages", None)
+    if outbox is not None:
+        outbox.append((game_id, message))
+        return True
     layer = get_channel_layer()
-    message = layer_message(payload)
 
     async def send() -> None:
         # A stalled Redis must not hold the thread that runs every database call of this process.
@@ -51,5 +112,6 @@ def send_now(game_id: int, payload: dict) -> bool:
     return True
 
 
-def send_on_commit(game_id: int, payload: dict) -> None:
-    transaction.on_commit(lambda: send_now(game_id, payload))
+def send_on_commit(game_id: int, payload: dict, text: str | None = None) -> None:
+    """Send ``payload`` (``text``: the same, already encoded) once the transaction has committed."""
+    transaction.on_commit(lambda: send_now(game_id, payload, text))

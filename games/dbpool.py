@@ -20,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
+from games import broadcast
+
 _lock = threading.Lock()
 _executors: list[ThreadPoolExecutor] = []
 
@@ -34,8 +36,34 @@ def _executor(key: int) -> ThreadPoolExecutor:
     return _executors[key % len(_executors)]
 
 
+def _collecting(func):
+    """``func`` returning (outcome, messages its transactions sent): see games.broadcast.collected."""
+
+    def call(*args, **kwargs):
+        with broadcast.collected() as messages:
+            try:
+                return func(*args, **kwargs), None, messages
+            except Exception as exc:  # noqa: BLE001 - re-raised on the event loop, after the messages are out
+                return None, exc, messages
+
+    return call
+
+
 def database_sync_to_async(func, key: int):
-    """``channels.db.database_sync_to_async`` on the thread for ``key`` (a game id)."""
+    """``channels.db.database_sync_to_async`` on the thread for ``key`` (a game id); what the call's
+    transactions broadcast is sent from the event loop once it returns."""
     if settings.WS_DB_THREADS <= 1:
-        return DatabaseSyncToAsync(func)
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor(key))
+        call = DatabaseSyncToAsync(_collecting(func))
+    else:
+        call = DatabaseSyncToAsync(_collecting(func), thread_sensitive=False, executor=_executor(key))
+
+    async def run(*args, **kwargs):
+        result, exc, messages = await call(*args, **kwargs)
+        if messages:
+            await broadcast.publish(messages)
+        if exc is not None:
+            raise exc
+        return result
+
+    run.call = call
+    return run

@@ -20,10 +20,12 @@ play, and the per-socket limit still holds.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
@@ -32,6 +34,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+from redis import asyncio as aioredis
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +47,7 @@ clock = time.time
 _last_warning = 0.0
 _broken_until = 0.0
 BREAK = 5.0  # seconds the shared count is skipped after a cache failure
+REDIS_TIMEOUT = 1.0  # seconds a frame waits at most for its shared count
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,26 @@ def _cache():
     return caches[settings.RATE_LIMIT_CACHE]
 
 
+def _window_keys(key: str, now: float, period: float) -> tuple[str, str, int]:
+    window = int(now // period)
+    return f"rl:{key}:{window}", f"rl:{key}:{window - 1}", window
+
+
+def _verdict(current: int, previous: int, limit: int, now: float, window: int, period: float) -> int | None:
+    """None if the hit that made the count ``current`` is allowed, else the seconds to wait."""
+    elapsed = now - window * period
+    estimate = previous * (1 - elapsed / period) + current
+    if estimate <= limit:
+        return None
+    # When would a retry pass? Within this window the previous window's share shrinks; after it, this
+    # window's count (without the refused hit) becomes the shrinking share.
+    if previous and current <= limit:
+        wait = period * (1 - (limit - current) / previous) - elapsed
+    else:
+        wait = (period - elapsed) + period * (1 - (limit - 1) / max(current - 1, 1))
+    return max(1, math.ceil(wait))
+
+
 def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None = None) -> int | None:
     """Count one hit on a shared sliding-window counter; None if allowed, else seconds to wait.
 
@@ -81,14 +105,11 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
     """
     cache = _cache()
     now = clock() if now is None else now
-    window = int(now // period)
-    current_key = f"rl:{key}:{window}"
-    previous_key = f"rl:{key}:{window - 1}"
+    current_key, previous_key, window = _window_keys(key, now, period)
     ttl = int(2 * period) + 1
     if isinstance(cache, RedisCache):
         # One round trip instead of Django's four: INCR (creating the key), EXPIRE, GET.
-        client = cache._cache.get_client(write=True)
-        pipe = client.pipeline(transaction=False)
+        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
         pipe.incr(cache.make_and_validate_key(current_key))
         pipe.expire(cache.make_and_validate_key(current_key), ttl)
         pipe.get(cache.make_and_validate_key(previous_key))
@@ -102,19 +123,71 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
             cache.add(current_key, 1, timeout=ttl)
             current = 1
         previous = cache.get(previous_key, 0) or 0
-    elapsed = now - window * period
-    estimate = previous * (1 - elapsed / period) + current
-    if estimate <= limit:
-        return None
-    with contextlib.suppress(ValueError):
-        cache.decr(current_key)  # refused hits do not count
-    # When would a retry pass? Within this window the previous window's share shrinks; after it, this
-    # window's count (without the refused hit) becomes the shrinking share.
-    if previous and current <= limit:
-        wait = period * (1 - (limit - current) / previous) - elapsed
-    else:
-        wait = (period - elapsed) + period * (1 - (limit - 1) / max(current - 1, 1))
-    return max(1, math.ceil(wait))
+    wait = _verdict(current, previous, limit, now, window, period)
+    if wait is not None:
+        with contextlib.suppress(ValueError):
+            cache.decr(current_key)  # refused hits do not count
+    return wait
+
+
+# One asyncio Redis client per event loop (daphne has one): the websocket consumers count their frames
+# on the event loop itself, one round trip for every bucket of a frame, instead of a hop to a thread
+# and a blocking round trip per bucket (docs/BENCHMARKS.md). A small blocking pool: a burst of frames
+# waits for a connection instead of opening hundreds.
+_async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+ASYNC_POOL_SIZE = 8
+
+
+def _async_client(cache: RedisCache):
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        timeouts = {k: v for k, v in cache._options.items() if k.startswith("socket_") and "timeout" in k}
+        pool = aioredis.BlockingConnectionPool.from_url(
+            cache._servers[0], max_connections=ASYNC_POOL_SIZE, timeout=REDIS_TIMEOUT, **timeouts
+        )
+        client = _async_clients[loop] = aioredis.Redis(connection_pool=pool)
+    return client
+
+
+# Every bucket of a frame in one command: INCR and EXPIRE this window's counter, GET the previous one.
+HITS_LUA = """
+local out = {}
+for i = 1, #KEYS, 2 do
+  out[#out + 1] = redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ARGV[1])
+  out[#out + 1] = tonumber(redis.call('GET', KEYS[i + 1])) or 0
+end
+return out
+"""
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def shared_hits_redis(
+    cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
+) -> tuple[int, int] | None:
+    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
+    index of the first refused one and the seconds to wait, and then none of the hits counts."""
+    now = clock()
+    client = _async_client(cache)
+    script = _scripts.get(client)
+    if script is None:
+        script = _scripts[client] = client.register_script(HITS_LUA)
+    keys, windows = [], []
+    for key, _ in hits:
+        current_key, previous_key, window = _window_keys(key, now, period)
+        keys += [cache.make_and_validate_key(current_key), cache.make_and_validate_key(previous_key)]
+        windows.append(window)
+    replies = await script(keys=keys, args=[int(2 * period) + 1])
+    for n, (_, limit) in enumerate(hits):
+        wait = _verdict(replies[2 * n], replies[2 * n + 1], limit, now, windows[n], period)
+        if wait is not None:
+            undo = client.pipeline(transaction=False)
+            for current_key in keys[::2]:
+                undo.decr(current_key)
+            await undo.execute()
+            return n, wait
+    return None
 
 
 def shared_undo(key: str) -> None:
@@ -124,19 +197,44 @@ def shared_undo(key: str) -> None:
         _cache().decr(f"rl:{key}:{window}")
 
 
-def _shared_hit_safely(key: str, limit: int) -> int | None:
-    """shared_hit, failing open: after a cache failure the shared count is skipped for BREAK seconds,
-    so that a stalled Redis costs one socket timeout, not one per frame."""
+def _fail_open() -> bool:
+    """After a cache failure the shared count is skipped for BREAK seconds, so that a stalled Redis
+    costs one socket timeout, not one per frame. True if it is time to say so in the log again."""
     global _last_warning, _broken_until
     now = time.monotonic()
-    if now < _broken_until:
+    _broken_until = now + BREAK
+    if now - _last_warning > 30:
+        _last_warning = now
+        return True
+    return False
+
+
+def _shared_hits_sync(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
+    for n, (key, limit) in enumerate(hits):
+        wait = shared_hit(key, limit)
+        if wait is not None:
+            for earlier, _ in hits[:n]:
+                shared_undo(earlier)
+            return n, wait
+    return None
+
+
+async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
+    """Count one hit on each user counter (key, limit): None, or (index refused, seconds to wait).
+
+    Fails open: while the cache is broken every hit is allowed (the per-socket limits still hold).
+    """
+    if time.monotonic() < _broken_until:
         return None
     try:
-        return shared_hit(key, limit)
+        cache = _cache()
+        if isinstance(cache, RedisCache):
+            return await asyncio.wait_for(shared_hits_redis(cache, hits), REDIS_TIMEOUT)
+        if isinstance(cache, LocMemCache):
+            return _shared_hits_sync(hits)  # in memory: no I/O to wait for, no thread needed
+        return await sync_to_async(_shared_hits_sync, thread_sensitive=False)(hits)
     except Exception:
-        _broken_until = time.monotonic() + BREAK
-        if now - _last_warning > 30:
-            _last_warning = now
+        if _fail_open():
             logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
         return None
 
@@ -147,7 +245,6 @@ class ConnectionLimiter:
     def __init__(self, user_id: int):
         self.user_id = user_id
         self._logs: dict[str, deque[float]] = {bucket: deque() for bucket in BUCKETS}
-        self._local = isinstance(_cache(), LocMemCache)
 
     def _connection_hit(self, bucket: str, limit: int, now: float) -> int | None:
         log = self._logs[bucket]
@@ -158,11 +255,6 @@ class ConnectionLimiter:
         log.append(now)
         return None
 
-    async def _shared(self, func, *args):
-        if self._local:
-            return func(*args)
-        return await sync_to_async(func, thread_sensitive=False)(*args)
-
     async def check(self, *buckets: str) -> Refusal | None:
         """Count one frame in each bucket; the first refusal, or None if every limit allows it.
 
@@ -170,24 +262,21 @@ class ConnectionLimiter:
         """
         now = clock()
         counted: list[str] = []
-        shared: list[str] = []
         refusal = None
         for bucket in buckets:
-            per_connection, per_user = limits(bucket)
+            per_connection, _ = limits(bucket)
             wait = self._connection_hit(bucket, per_connection, now)
             if wait is not None:
                 refusal = Refusal(bucket, "connection", per_connection, wait)
                 break
             counted.append(bucket)
-            key = f"user:{self.user_id}:{bucket}"
-            wait = await self._shared(_shared_hit_safely, key, per_user)
-            if wait is not None:
-                refusal = Refusal(bucket, "user", per_user, wait)
-                break
-            shared.append(key)
+        if refusal is None:
+            hits = [(f"user:{self.user_id}:{bucket}", limits(bucket)[1]) for bucket in buckets]
+            refused = await shared_hits(hits)
+            if refused is not None:
+                n, wait = refused
+                refusal = Refusal(buckets[n], "user", hits[n][1], wait)
         if refusal is not None:
             for bucket in counted:
                 self._logs[bucket].pop()
-            for key in shared:
-                await self._shared(shared_undo, key)
         return refusal

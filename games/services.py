@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import move_sql, rules
-from games.broadcast import send_on_commit
+from games.broadcast import encode, send_on_commit
 from games.dice_source import RecordingDice, ReplayDice
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
 from games.models import Action, Connection, Game, Seat
@@ -240,17 +240,18 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     """
     _validate_envelope(client_id, action)
     with transaction.atomic():
-        game = move_sql.lock_for_move(game_id, user.pk, client_id)
-        if game is None:
+        locked = move_sql.lock_for_move(game_id, user.pk, client_id)
+        if locked is None:
             raise NotFound("There is no such game.")
-        if game.seat_pk is None:
+        game, mover = locked
+        if mover.seat_pk is None:
             raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
         # The event names the player: the user we already have saves a query.
-        seat = Seat(pk=game.seat_pk, game=game, user=user, position=game.seat_position)
-        if not game.is_member:
+        seat = Seat(pk=mover.seat_pk, game=game, user=user, position=mover.position)
+        if not mover.is_member:
             raise Forbidden("You are no longer a member of this game's group.")
-        if game.earlier_seq is not None:
-            earlier = Action.objects.get(game_id=game.pk, seq=game.earlier_seq)
+        if mover.earlier_seq is not None:
+            earlier = Action.objects.get(game_id=game.pk, seq=mover.earlier_seq)
             return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
         if game.status != Game.Status.PLAYING:
             raise Conflict("This game is not being played.", "not_playing")
@@ -264,21 +265,19 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         except rules.IllegalAction as exc:
             raise InvalidAction(str(exc)) from None
         game.seq += 1
-        logged = move_sql.insert_action(
-            game, seat, client_id, action, dice.rolls, state.get("last_event") or {}, now
-        )
         game.state = state
         if game.engine.current_player(state) != before:
             game.turn_started_at = now
+        # Encoded once: stored, and sent to every socket inside the event.
+        state_json = encode(state)
+        logged = move_sql.write_move(game, seat, client_id, action, dice.rolls, now, state_json)
         if action.get("type") == "resign":
             Seat.objects.filter(pk=seat.pk).update(resigned=True)
         if game.engine.is_over(state):
             _finish(game, state, now)
-            game.save(update_fields=["state", "seq", "turn_started_at", "status", "finished_at"])
-        else:
-            move_sql.save_move(game)
+            game.save(update_fields=["status", "finished_at"])
         event = event_payload(game, logged, seat)
-        send_on_commit(game.pk, event)
+        send_on_commit(game.pk, event, encode(event, state=state_json))
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
 
 

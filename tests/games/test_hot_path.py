@@ -4,12 +4,14 @@ and the queries of one move."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import broadcast, dbpool, move_sql, services
+from games.models import Game
 
 
 def test_layer_message_carries_the_json_text_once():
@@ -27,18 +29,18 @@ def test_access_revoked_travels_as_data_for_the_consumers_to_read():
 def test_one_game_always_uses_the_same_database_thread(settings, monkeypatch):
     settings.WS_DB_THREADS = 4
     monkeypatch.setattr(dbpool, "_executors", [])
-    executors = {n: dbpool.database_sync_to_async(len, n)._executor for n in range(12)}
+    executors = {n: dbpool.database_sync_to_async(len, n).call._executor for n in range(12)}
     assert len(set(executors.values())) == 4
     assert executors[1] is executors[5] is executors[9]
-    assert dbpool.database_sync_to_async(len, 5)._executor is executors[5]
-    assert not dbpool.database_sync_to_async(len, 5)._thread_sensitive
+    assert dbpool.database_sync_to_async(len, 5).call._executor is executors[5]
+    assert not dbpool.database_sync_to_async(len, 5).call._thread_sensitive
     for executor in set(executors.values()):
         executor.shutdown()
 
 
 def test_one_thread_is_channels_own(settings):
     settings.WS_DB_THREADS = 1
-    call = dbpool.database_sync_to_async(len, 7)
+    call = dbpool.database_sync_to_async(len, 7).call
     assert call._thread_sensitive
     assert call._executor is None
 
@@ -55,11 +57,81 @@ def test_a_move_costs_three_statements_and_names_its_player(make_user):
         )
     sql = [q["sql"] for q in queries.captured_queries]
     statements = [q.split()[0] for q in sql if q.split()[0] in ("SELECT", "INSERT", "UPDATE", "DELETE")]
-    # the game (locked) with the seat, the id check and the membership; the log insert; the game update
-    assert statements == ["SELECT", "INSERT", "UPDATE"], statements
+    # the game (locked) with the seat, the id check and the membership; the log insert and the game
+    # update (one call on PostgreSQL)
+    assert statements in (["SELECT", "INSERT", "UPDATE"], ["SELECT", "INSERT"]), statements
+    assert len(sql) == (2 if connection.vendor == "postgresql" else 3) + sum(
+        q.split()[0] in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT") for q in sql
+    )
     assert outcome.event["player"] == "ann"
 
 
-def test_the_hand_written_sql_names_the_models_tables():
+def test_the_hand_written_sql_names_the_models_tables_and_columns():
     for model, table in move_sql.TABLES.items():
         assert model._meta.db_table == table
+    columns = [f.column for f in Game._meta.concrete_fields]
+    assert move_sql.GAME_COLUMNS.split(", ") == columns
+    assert ", ".join(f"g.{c}" for c in columns) in " ".join(move_sql.LOAD_SQL.split())
+
+
+@pytest.mark.django_db
+def test_the_locked_game_equals_the_orms(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    services.game_apply_action(game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll"})
+    loaded, mover = move_sql.lock_for_move(game.pk, bob.pk, "nope")
+    orm = Game.objects.get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        assert getattr(loaded, field.attname) == getattr(orm, field.attname), field.name
+    assert loaded.turn_started_at.tzinfo is not None
+    assert (mover.position, mover.earlier_seq, mover.is_member) == (1, None, True)
+    assert move_sql.lock_for_move(game.pk, ann.pk, "a-1")[1].earlier_seq == 1
+    assert move_sql.lock_for_move(game.pk + 1000, ann.pk, "a-1") is None
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{"type": "event", "seq": 2, "state": {"a": [1, "é"]}}, {"state": {}}, {"type": "x", "state": None}],
+)
+def test_an_event_with_its_state_encoded_already_is_the_same_json(payload):
+    text = broadcast.encode(payload, state=json.dumps(payload["state"]))
+    assert json.loads(text) == payload
+    assert broadcast.layer_message(payload, text)["text"] == text
+
+
+class RecordingLayer:
+    def __init__(self):
+        self.sent = []
+
+    async def group_send(self, group, message):
+        self.sent.append((group, message["text"], threading.current_thread()))
+
+
+async def test_a_database_call_broadcasts_from_the_event_loop_once_it_returns(monkeypatch):
+    layer = RecordingLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+
+    def work(fail: bool) -> int:
+        before = len(layer.sent)
+        broadcast.send_now(7, {"type": "x"})
+        broadcast.send_now(8, {"type": "y"})
+        assert len(layer.sent) == before  # collected in the database thread, not sent from it
+        if fail:
+            raise ValueError("after the commit")
+        return 3
+
+    assert await dbpool.database_sync_to_async(work, 7)(False) == 3
+    loop_thread = threading.current_thread()
+    assert layer.sent == [("game.7", '{"type":"x"}', loop_thread), ("game.8", '{"type":"y"}', loop_thread)]
+    with pytest.raises(ValueError):
+        await dbpool.database_sync_to_async(work, 7)(True)
+    assert len(layer.sent) == 4  # what was sent before the error still goes out
+
+
+def test_outside_a_database_call_a_broadcast_is_sent_at_once(monkeypatch):
+    layer = RecordingLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    assert broadcast.send_now(5, {"type": "z"})
+    assert [(group, text) for group, text, _ in layer.sent] == [("game.5", '{"type":"z"}')]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 
@@ -129,7 +130,9 @@ def test_action_is_logged_with_its_dice_and_broadcast_after_commit(
 ):
     game = table(ann, bob)
     sent = []
-    monkeypatch.setattr("games.broadcast.send_now", lambda game_id, payload: sent.append((game_id, payload)))
+    monkeypatch.setattr(
+        "games.broadcast.send_now", lambda game_id, payload, text=None: sent.append((game_id, payload, text))
+    )
     scripted_dice([5, 2, 3, 4, 6, 6])
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         outcome = act(game, ann, {"type": "roll", "keep": []}, "first")
@@ -139,7 +142,8 @@ def test_action_is_logged_with_its_dice_and_broadcast_after_commit(
     assert logged.dice == [[5, 2, 3, 4, 6, 6]]
     assert logged.action == {"type": "roll", "keep": []}
     assert logged.result["type"] == "roll"
-    assert sent == [(game.pk, outcome.event)]
+    assert [(game_id, payload) for game_id, payload, _ in sent] == [(game.pk, outcome.event)]
+    assert json.loads(sent[0][2]) == outcome.event  # the text the sockets get, encoded once
     event = outcome.event
     assert event["type"] == "event" and event["seq"] == 1 and event["player"] == "ann" and event["seat"] == 0
     assert event["state"]["dice"] == [5, 2, 3, 4, 6, 6]
