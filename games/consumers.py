@@ -17,7 +17,7 @@ from games import selectors, services
 from games.broadcast import group_name
 from games.dbpool import database_sync_to_async
 from games.errors import BadRequest, Forbidden, GameError, NotFound
-from games.ratelimit import ConnectionLimiter
+from games.ratelimit import ConnectionLimiter, Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +25,12 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
+
+
+class RateLimited(Exception):
+    def __init__(self, refusal: Refusal):
+        super().__init__(refusal.message)
+        self.refusal = refusal
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -38,6 +44,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False
+        self._uncounted: tuple[str, ...] = ()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -121,39 +128,72 @@ class GameConsumer(AsyncWebsocketConsumer):
         message, error = self.parse(text_data, bytes_data)
         is_action = message is not None and message["type"] == "action"
         client_id = message.get("id") if message is not None and isinstance(message.get("id"), str) else None
+        handler = None if message is None else self.HANDLERS.get(message["type"])
         # Every frame counts, garbage included; actions count in their own bucket as well.
-        refusal = await self.limiter.check("messages", *(("actions",) if is_action else ()))
+        buckets = ("messages", "actions") if is_action else ("messages",)
+        refusal = self.limiter.check_connection(*buckets)
+        if refusal is None and handler is None:
+            refusal = await self.limiter.check_user(*buckets)
         if refusal is not None:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "id": client_id[:64] if client_id else None,
-                    "code": "rate_limited",
-                    "message": refusal.message,
-                    "retry_after": refusal.retry_after,
-                }
-            )
+            await self.send_refusal(refusal, client_id)
             return
         if error is not None:
             await self.send_error(*error)
             return
-        handler = self.HANDLERS.get(message["type"])
         if handler is None:
             await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
             return
+        # A frame for a handler is counted in the user's shared counters by the handler's first
+        # database call, in its thread (_db); one that fails before that is counted here.
+        self._uncounted = buckets
         try:
             await handler(self, message)
+        except RateLimited as exc:
+            await self.send_refusal(exc.refusal, client_id)
         except GameError as exc:
-            await self.send_error(exc.code, exc.message, client_id)
+            if self._uncounted and (refusal := await self.limiter.check_user(*self._uncounted)):
+                await self.send_refusal(refusal, client_id)
+            else:
+                await self.send_error(exc.code, exc.message, client_id)
         except Exception:
             logger.exception("game %s: unhandled error on %r", self.game_id, message.get("type"))
             await self.send_error("server_error", "Something went wrong on the server; try again.", client_id)
+        finally:
+            self._uncounted = ()
+
+    def _db(self, func):
+        """``func`` on this game's database thread; the frame being handled is counted in the user's
+        shared rate limits there first (one Redis command in that thread instead of a separate trip
+        from the event loop: docs/BENCHMARKS.md)."""
+        buckets, self._uncounted = self._uncounted, ()
+        if not buckets:
+            return database_sync_to_async(func, self.game_id)
+        limiter = self.limiter
+
+        def limited(*args, **kwargs):
+            refusal = limiter.check_user_blocking(*buckets)
+            if refusal is not None:
+                raise RateLimited(refusal)
+            return func(*args, **kwargs)
+
+        return database_sync_to_async(limited, self.game_id)
+
+    async def send_refusal(self, refusal: Refusal, client_id: str | None) -> None:
+        await self.send_json(
+            {
+                "type": "error",
+                "id": client_id[:64] if client_id else None,
+                "code": "rate_limited",
+                "message": refusal.message,
+                "retry_after": refusal.retry_after,
+            }
+        )
 
     async def on_action(self, message: dict) -> None:
         client_id = message.get("id")
         if not isinstance(client_id, str) or not client_id:
             raise BadRequest("An action needs an id: a string of 1 to 64 characters.")
-        outcome = await database_sync_to_async(services.game_apply_action, self.game_id)(
+        outcome = await self._db(services.game_apply_action)(
             game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
         )
         await self.send_json(
@@ -165,7 +205,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise BadRequest("sync needs seq: the last sequence number you have (0 for none).")
         try:
-            snapshot = await database_sync_to_async(self._snapshot_since, self.game_id)(seq)
+            snapshot = await self._db(self._snapshot_since)(seq)
         except Forbidden as exc:
             await self.send_error(exc.code, exc.message)
             await self.close(code=CLOSE_FORBIDDEN)
@@ -185,9 +225,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:
-        await database_sync_to_async(services.connection_seen, self.game_id)(
-            channel_name=self.channel_name, user=self.user
-        )
+        await self._db(services.connection_seen)(channel_name=self.channel_name, user=self.user)
         await self.send_json({"type": "pong"})
 
     HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping}

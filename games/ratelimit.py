@@ -130,12 +130,73 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
     return wait
 
 
-# One asyncio Redis client per event loop (daphne has one): the websocket consumers count their frames
-# on the event loop itself, one round trip for every bucket of a frame, instead of a hop to a thread
-# and a blocking round trip per bucket (docs/BENCHMARKS.md). A small blocking pool: a burst of frames
-# waits for a connection instead of opening hundreds.
+# Every bucket of a frame in one command: INCR and EXPIRE this window's counter, GET the previous one.
+HITS_LUA = """
+local out = {}
+for i = 1, #KEYS, 2 do
+  out[#out + 1] = redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ARGV[1])
+  out[#out + 1] = tonumber(redis.call('GET', KEYS[i + 1])) or 0
+end
+return out
+"""
+
+
+def _hit_keys(cache: RedisCache, hits: list[tuple[str, int]], now: float, period: float):
+    keys, windows = [], []
+    for key, _ in hits:
+        current_key, previous_key, window = _window_keys(key, now, period)
+        keys += [cache.make_and_validate_key(current_key), cache.make_and_validate_key(previous_key)]
+        windows.append(window)
+    return keys, windows
+
+
+def _first_refusal(replies, hits, windows, now: float, period: float) -> tuple[int, int] | None:
+    for n, (_, limit) in enumerate(hits):
+        wait = _verdict(replies[2 * n], replies[2 * n + 1], limit, now, windows[n], period)
+        if wait is not None:
+            return n, wait
+    return None
+
+
+# Scripts registered once per client (the sync client is one per process: config.redis_cache).
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _script(client):
+    script = _scripts.get(client)
+    if script is None:
+        script = _scripts[client] = client.register_script(HITS_LUA)
+    return script
+
+
+def shared_hits_redis_blocking(
+    cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
+) -> tuple[int, int] | None:
+    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
+    index of the first refused one and the seconds to wait, and then none of the hits counts.
+
+    For a thread: the websocket consumers count a frame that goes to the database in its database
+    thread, right before the database work, rather than in a separate trip from the event loop.
+    """
+    now = clock()
+    client = cache._cache.get_client(write=True)
+    keys, windows = _hit_keys(cache, hits, now, period)
+    replies = _script(client)(keys=keys, args=[int(2 * period) + 1])
+    refusal = _first_refusal(replies, hits, windows, now, period)
+    if refusal is not None:
+        undo = client.pipeline(transaction=False)
+        for current_key in keys[::2]:
+            undo.decr(current_key)
+        undo.execute()
+    return refusal
+
+
+# One asyncio Redis client per event loop (daphne has one), for the frames that do not go to the
+# database (garbage, unknown types). A small blocking pool: a burst of frames waits for a connection
+# instead of opening hundreds.
 _async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-ASYNC_POOL_SIZE = 8
+ASYNC_POOL_SIZE = 4
 
 
 def _async_client(cache: RedisCache):
@@ -150,44 +211,21 @@ def _async_client(cache: RedisCache):
     return client
 
 
-# Every bucket of a frame in one command: INCR and EXPIRE this window's counter, GET the previous one.
-HITS_LUA = """
-local out = {}
-for i = 1, #KEYS, 2 do
-  out[#out + 1] = redis.call('INCR', KEYS[i])
-  redis.call('EXPIRE', KEYS[i], ARGV[1])
-  out[#out + 1] = tonumber(redis.call('GET', KEYS[i + 1])) or 0
-end
-return out
-"""
-_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 async def shared_hits_redis(
     cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
 ) -> tuple[int, int] | None:
-    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
-    index of the first refused one and the seconds to wait, and then none of the hits counts."""
+    """shared_hits_redis_blocking on the event loop."""
     now = clock()
     client = _async_client(cache)
-    script = _scripts.get(client)
-    if script is None:
-        script = _scripts[client] = client.register_script(HITS_LUA)
-    keys, windows = [], []
-    for key, _ in hits:
-        current_key, previous_key, window = _window_keys(key, now, period)
-        keys += [cache.make_and_validate_key(current_key), cache.make_and_validate_key(previous_key)]
-        windows.append(window)
-    replies = await script(keys=keys, args=[int(2 * period) + 1])
-    for n, (_, limit) in enumerate(hits):
-        wait = _verdict(replies[2 * n], replies[2 * n + 1], limit, now, windows[n], period)
-        if wait is not None:
-            undo = client.pipeline(transaction=False)
-            for current_key in keys[::2]:
-                undo.decr(current_key)
-            await undo.execute()
-            return n, wait
-    return None
+    keys, windows = _hit_keys(cache, hits, now, period)
+    replies = await _script(client)(keys=keys, args=[int(2 * period) + 1])
+    refusal = _first_refusal(replies, hits, windows, now, period)
+    if refusal is not None:
+        undo = client.pipeline(transaction=False)
+        for current_key in keys[::2]:
+            undo.decr(current_key)
+        await undo.execute()
+    return refusal
 
 
 def shared_undo(key: str) -> None:
@@ -219,6 +257,22 @@ def _shared_hits_sync(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     return None
 
 
+def shared_hits_blocking(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
+    """Count one hit on each user counter (key, limit), from a thread: None, or (index refused,
+    seconds to wait). Fails open like shared_hits."""
+    if time.monotonic() < _broken_until:
+        return None
+    try:
+        cache = _cache()
+        if isinstance(cache, RedisCache):
+            return shared_hits_redis_blocking(cache, hits)
+        return _shared_hits_sync(hits)
+    except Exception:
+        if _fail_open():
+            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
+        return None
+
+
 async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     """Count one hit on each user counter (key, limit): None, or (index refused, seconds to wait).
 
@@ -240,7 +294,12 @@ async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
 
 
 class ConnectionLimiter:
-    """The limits of one websocket: an exact sliding log per bucket, plus the user's shared counters."""
+    """The limits of one websocket: an exact sliding log per bucket, plus the user's shared counters.
+
+    ``check`` does both. A consumer whose frame goes on to the database counts the shared part in its
+    database thread instead: ``check_connection`` on the event loop, then ``check_user_blocking`` in the
+    thread (games.consumers). On a refusal nothing of the frame stays counted.
+    """
 
     def __init__(self, user_id: int):
         self.user_id = user_id
@@ -255,28 +314,41 @@ class ConnectionLimiter:
         log.append(now)
         return None
 
-    async def check(self, *buckets: str) -> Refusal | None:
-        """Count one frame in each bucket; the first refusal, or None if every limit allows it.
-
-        A refused frame is taken back from every count it had already been added to.
-        """
+    def check_connection(self, *buckets: str) -> Refusal | None:
+        """Count one frame in this socket's own log of each bucket."""
         now = clock()
-        counted: list[str] = []
-        refusal = None
-        for bucket in buckets:
+        for n, bucket in enumerate(buckets):
             per_connection, _ = limits(bucket)
             wait = self._connection_hit(bucket, per_connection, now)
             if wait is not None:
-                refusal = Refusal(bucket, "connection", per_connection, wait)
-                break
-            counted.append(bucket)
-        if refusal is None:
-            hits = [(f"user:{self.user_id}:{bucket}", limits(bucket)[1]) for bucket in buckets]
-            refused = await shared_hits(hits)
-            if refused is not None:
-                n, wait = refused
-                refusal = Refusal(buckets[n], "user", hits[n][1], wait)
-        if refusal is not None:
-            for bucket in counted:
-                self._logs[bucket].pop()
-        return refusal
+                self._take_back(buckets[:n])
+                return Refusal(bucket, "connection", per_connection, wait)
+        return None
+
+    def _hits(self, buckets: tuple[str, ...]) -> list[tuple[str, int]]:
+        return [(f"user:{self.user_id}:{bucket}", limits(bucket)[1]) for bucket in buckets]
+
+    def _user_refusal(self, buckets, hits, refused) -> Refusal | None:
+        if refused is None:
+            return None
+        self._take_back(buckets)
+        n, wait = refused
+        return Refusal(buckets[n], "user", hits[n][1], wait)
+
+    def _take_back(self, buckets) -> None:
+        for bucket in buckets:
+            self._logs[bucket].pop()
+
+    async def check_user(self, *buckets: str) -> Refusal | None:
+        """Count the frame (already counted by check_connection) in the user's shared counters."""
+        hits = self._hits(buckets)
+        return self._user_refusal(buckets, hits, await shared_hits(hits))
+
+    def check_user_blocking(self, *buckets: str) -> Refusal | None:
+        """check_user from a thread (the frame's database thread)."""
+        hits = self._hits(buckets)
+        return self._user_refusal(buckets, hits, shared_hits_blocking(hits))
+
+    async def check(self, *buckets: str) -> Refusal | None:
+        """Count one frame in each bucket; the first refusal, or None if every limit allows it."""
+        return self.check_connection(*buckets) or await self.check_user(*buckets)
