@@ -49,6 +49,7 @@ VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"""
 UPDATE_SQL = "UPDATE games_game SET state = %s, seq = %s, turn_started_at = %s WHERE id = %s"
 # PostgreSQL takes both in one call (the client-side binding psycopg uses with Django allows it).
 INSERT_AND_UPDATE_SQL = INSERT_SQL + ";\n" + UPDATE_SQL
+INSERT_UPDATE_COMMIT_SQL = INSERT_AND_UPDATE_SQL + ";\nCOMMIT"
 TABLES = {Game: "games_game", Seat: "games_seat", Action: "games_action", Membership: "dicegroups_membership"}
 
 _FIELDS = [f.attname for f in Game._meta.concrete_fields]
@@ -89,33 +90,8 @@ def lock_for_move(game_id: int, user_id: int, client_id: str) -> tuple[Game, Mov
     return game, Mover(seat_pk, position, earlier_seq, bool(is_member))
 
 
-def write_move(
-    game: Game, seat: Seat, client_id: str, action: dict, dice: list, at, state_json: str
-) -> Action:
-    """Append the move to the log and store the game's new state, seq and turn clock.
-
-    ``state_json`` is ``game.state`` encoded (the caller sends the same text to the players). The
-    Action returned (without its id) is what the event reports.
-    """
-    result = game.state.get("last_event") or {}
-    insert = [
-        game.pk,
-        game.seq,
-        seat.pk,
-        client_id,
-        json.dumps(action),
-        json.dumps(dice),
-        json.dumps(result),
-        _CREATED_AT.get_db_prep_save(at, connection),
-    ]
-    turn_started_at = _TURN_STARTED_AT.get_db_prep_save(game.turn_started_at, connection)
-    update = [state_json, game.seq, turn_started_at, game.pk]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(INSERT_AND_UPDATE_SQL, insert + update)
-        else:
-            cursor.execute(INSERT_SQL, insert)
-            cursor.execute(UPDATE_SQL, update)
+def new_action(game: Game, seat: Seat, client_id: str, action: dict, dice: list, at) -> Action:
+    """The log entry of the move just applied to ``game`` (not stored yet: write_move does)."""
     return Action(
         game=game,
         seq=game.seq,
@@ -123,9 +99,45 @@ def write_move(
         client_id=client_id,
         action=action,
         dice=dice,
-        result=result,
+        result=game.state.get("last_event") or {},
         created_at=at,
     )
+
+
+def can_commit_inline() -> bool:
+    """True if the transaction about to start may send its COMMIT with its last statements: on
+    PostgreSQL, and only as the outermost transaction (inside another, a COMMIT would end that one)."""
+    outermost = not connection.in_atomic_block and connection.get_autocommit()
+    return connection.vendor == "postgresql" and outermost
+
+
+def write_move(logged: Action, state_json: str, *, commit: bool = False) -> None:
+    """Append the move to the log and store the game's new state, seq and turn clock.
+
+    ``state_json`` is the game state encoded (the caller sends the same text to the players). With
+    ``commit`` the same call ends the transaction (see can_commit_inline): one round trip fewer per
+    move, and Django's own commit at the end of the atomic block then finds nothing left to do and runs
+    the on-commit hooks. It must be the transaction's last statement.
+    """
+    game = logged.game
+    insert = [
+        game.pk,
+        logged.seq,
+        logged.seat.pk,
+        logged.client_id,
+        json.dumps(logged.action),
+        json.dumps(logged.dice),
+        json.dumps(logged.result),
+        _CREATED_AT.get_db_prep_save(logged.created_at, connection),
+    ]
+    turn_started_at = _TURN_STARTED_AT.get_db_prep_save(game.turn_started_at, connection)
+    update = [state_json, game.seq, turn_started_at, game.pk]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(INSERT_UPDATE_COMMIT_SQL if commit else INSERT_AND_UPDATE_SQL, insert + update)
+        else:
+            cursor.execute(INSERT_SQL, insert)
+            cursor.execute(UPDATE_SQL, update)
 
 
 _CREATED_AT = Action._meta.get_field("created_at")

@@ -239,6 +239,7 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     (games.move_sql); the rare ones (a repeated id, a skip, a resignation, the last move) use the ORM.
     """
     _validate_envelope(client_id, action)
+    commit_inline = move_sql.can_commit_inline()
     with transaction.atomic():
         locked = move_sql.lock_for_move(game_id, user.pk, client_id)
         if locked is None:
@@ -268,20 +269,24 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         game.state = state
         if game.engine.current_player(state) != before:
             game.turn_started_at = now
-        # Encoded once: stored, and sent to every socket inside the event.
-        state_json = encode(state)
-        logged = move_sql.write_move(game, seat, client_id, action, dice.rolls, now, state_json)
+        logged = move_sql.new_action(game, seat, client_id, action, dice.rolls, now)
         if action.get("type") == "resign":
             Seat.objects.filter(pk=seat.pk).update(resigned=True)
         if game.engine.is_over(state):
-            _finish(game, state, now)
+            _finish(game, state, now, logged.result)
             game.save(update_fields=["status", "finished_at"])
         event = event_payload(game, logged, seat)
+        # Encoded once: stored, and sent to every socket inside the event.
+        state_json = encode(state)
         send_on_commit(game.pk, event, encode(event, state=state_json))
+        # Last, as it may carry the COMMIT: nothing may fail after it.
+        move_sql.write_move(logged, state_json, commit=commit_inline)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
 
 
-def _finish(game: Game, state: dict, now) -> None:
+def _finish(game: Game, state: dict, now, last_result: dict) -> None:
+    """End the game: status, and every seat's score, result and summary. ``last_result`` is the result
+    of the final action, which is not in the log yet."""
     engine = game.engine
     winners = set(engine.winners(state))
     scores = engine.scores(state)
@@ -291,7 +296,9 @@ def _finish(game: Game, state: dict, now) -> None:
     game.status = Game.Status.ABANDONED if everyone_resigned else Game.Status.FINISHED
     game.finished_at = now
     results = (
-        list(game.actions.order_by("seq").values_list("result", flat=True)) if game.kind == "farkle" else []
+        [*game.actions.order_by("seq").values_list("result", flat=True), last_result]
+        if game.kind == "farkle"
+        else []
     )
     for seat in game.seats.all():
         player = players[seat.position]

@@ -135,3 +135,36 @@ def test_outside_a_database_call_a_broadcast_is_sent_at_once(monkeypatch):
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
     assert broadcast.send_now(5, {"type": "z"})
     assert [(group, text) for group, text, _ in layer.sent] == [("game.5", '{"type":"z"}')]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_outermost_move_on_postgresql_commits_with_its_last_statements(make_user, monkeypatch):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    sent = []
+    monkeypatch.setattr(
+        broadcast, "send_now", lambda game_id, payload, text=None: sent.append(payload["seq"])
+    )
+    with CaptureQueriesContext(connection) as queries:
+        outcome = services.game_apply_action(
+            game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll", "keep": []}
+        )
+    writes = [q["sql"] for q in queries.captured_queries if "INSERT INTO games_action" in q["sql"]]
+    if connection.vendor == "postgresql":
+        # Django logs its own commit too (a no-op for psycopg once the transaction has ended).
+        assert len(writes) == 1 and writes[0].rstrip().endswith("COMMIT")
+    assert sent == [outcome.seq] == [1]  # broadcast after the commit, once
+    assert Game.objects.get(pk=game.pk).seq == 1
+    assert not connection.in_atomic_block and connection.get_autocommit()
+    # A refused move stores nothing and broadcasts nothing; the connection is usable after it.
+    with pytest.raises(services.InvalidAction):
+        services.game_apply_action(
+            game_id=game.pk, user=ann, client_id="a-2", action={"type": "bank", "keep": [9]}
+        )
+    assert sent == [1]
+    assert Game.objects.get(pk=game.pk).seq == 1
+    assert services.game_apply_action(
+        game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll"}
+    ).duplicate
