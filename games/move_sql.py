@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import connection, models, transaction
+from psycopg.pq import TransactionStatus
 
 from games.models import Action, Game, Seat
 from groups.models import Membership
@@ -67,11 +68,19 @@ class Mover:
     is_member: bool  # False if the game belongs to a group the user has left
 
 
-def lock_for_move(game_id: int, user_id: int, client_id: str) -> tuple[Game, Mover] | None:
-    """The game, locked until the transaction ends, and the mover; None if there is no such game."""
+def lock_for_move(
+    game_id: int, user_id: int, client_id: str, *, begin: bool = False
+) -> tuple[Game, Mover] | None:
+    """The game, locked until the transaction ends, and the mover; None if there is no such game.
+
+    ``begin``: the same call starts the transaction (see MoveTransaction)."""
     sql = LOAD_SQL + LOCK_CLAUSE if connection.features.has_select_for_update_of else LOAD_SQL
     with connection.cursor() as cursor:
-        cursor.execute(sql, [client_id, user_id, user_id, game_id])
+        if begin:
+            cursor.execute("BEGIN;" + sql, [client_id, user_id, user_id, game_id])
+            cursor.nextset()
+        else:
+            cursor.execute(sql, [client_id, user_id, user_id, game_id])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -104,20 +113,69 @@ def new_action(game: Game, seat: Seat, client_id: str, action: dict, dice: list,
     )
 
 
-def can_commit_inline() -> bool:
-    """True if the transaction about to start may send its COMMIT with its last statements: on
-    PostgreSQL, and only as the outermost transaction (inside another, a COMMIT would end that one)."""
-    outermost = not connection.in_atomic_block and connection.get_autocommit()
-    return connection.vendor == "postgresql" and outermost
+class MoveTransaction:
+    """The transaction of one move: Django's atomic block, or on PostgreSQL two round trips in all.
+
+    Through Django (and psycopg) a transaction is BEGIN, the statements, COMMIT: each a round trip,
+    and each round trip costs the server process far more than its own CPU, as the database thread
+    gives up Python's GIL while it waits and takes it back from the event loop after
+    (docs/BENCHMARKS.md). As the outermost transaction on PostgreSQL, a move instead sends BEGIN with
+    its locking SELECT and COMMIT with its INSERT and UPDATE, on a connection Django keeps in
+    autocommit mode; the ORM statements of the rare moves (a repeated id, a skip, a resignation, the
+    last move) run inside it too, as none of them opens an atomic block. Anything raised rolls it back.
+    On SQLite, or inside another transaction (tests), it is an ordinary atomic block.
+
+    ``on_commit`` runs a function once the move is committed, in both cases.
+    """
+
+    def __init__(self):
+        self.manual = (
+            connection.vendor == "postgresql"
+            and not connection.in_atomic_block
+            and connection.get_autocommit()
+        )
+        self.committed = False
+        self._after: list = []
+
+    def __enter__(self):
+        if not self.manual:
+            self._atomic = transaction.atomic()
+            self._atomic.__enter__()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if not self.manual:
+            return self._atomic.__exit__(exc_type, exc, tb)
+        if not self.committed:
+            # An error, or a move that wrote nothing (a repeated id): end the transaction.
+            self._rollback()
+            return False
+        for func in self._after:
+            func()
+        return False
+
+    def _rollback(self) -> None:
+        raw = connection.connection
+        if raw is None or raw.info.transaction_status == TransactionStatus.IDLE:
+            return
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("ROLLBACK")
+        except Exception:  # noqa: BLE001 - the connection is broken: the error being raised says why
+            connection.close()
+
+    def on_commit(self, func) -> None:
+        if self.manual:
+            self._after.append(func)
+        else:
+            transaction.on_commit(func)
 
 
-def write_move(logged: Action, state_json: str, *, commit: bool = False) -> None:
+def write_move(logged: Action, state_json: str, tx: MoveTransaction | None = None) -> None:
     """Append the move to the log and store the game's new state, seq and turn clock.
 
-    ``state_json`` is the game state encoded (the caller sends the same text to the players). With
-    ``commit`` the same call ends the transaction (see can_commit_inline): one round trip fewer per
-    move, and Django's own commit at the end of the atomic block then finds nothing left to do and runs
-    the on-commit hooks. It must be the transaction's last statement.
+    ``state_json`` is the game state encoded (the caller sends the same text to the players). In a
+    manual MoveTransaction the same call commits it, so it must be the move's last statement.
     """
     game = logged.game
     insert = [
@@ -134,7 +192,10 @@ def write_move(logged: Action, state_json: str, *, commit: bool = False) -> None
     update = [state_json, game.seq, turn_started_at, game.pk]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            commit = tx is not None and tx.manual
             cursor.execute(INSERT_UPDATE_COMMIT_SQL if commit else INSERT_AND_UPDATE_SQL, insert + update)
+            if commit:
+                tx.committed = True
         else:
             cursor.execute(INSERT_SQL, insert)
             cursor.execute(UPDATE_SQL, update)

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import move_sql, rules
+from games import broadcast, move_sql, rules
 from games.broadcast import encode, send_on_commit
 from games.dice_source import RecordingDice, ReplayDice
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
@@ -239,9 +239,8 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     (games.move_sql); the rare ones (a repeated id, a skip, a resignation, the last move) use the ORM.
     """
     _validate_envelope(client_id, action)
-    commit_inline = move_sql.can_commit_inline()
-    with transaction.atomic():
-        locked = move_sql.lock_for_move(game_id, user.pk, client_id)
+    with move_sql.MoveTransaction() as tx:
+        locked = move_sql.lock_for_move(game_id, user.pk, client_id, begin=tx.manual)
         if locked is None:
             raise NotFound("There is no such game.")
         game, mover = locked
@@ -278,9 +277,10 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         event = event_payload(game, logged, seat)
         # Encoded once: stored, and sent to every socket inside the event.
         state_json = encode(state)
-        send_on_commit(game.pk, event, encode(event, state=state_json))
+        text = encode(event, state=state_json)
+        tx.on_commit(lambda: broadcast.send_now(game.pk, event, text))
         # Last, as it may carry the COMMIT: nothing may fail after it.
-        move_sql.write_move(logged, state_json, commit=commit_inline)
+        move_sql.write_move(logged, state_json, tx)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
 
 

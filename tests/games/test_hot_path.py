@@ -138,7 +138,7 @@ def test_outside_a_database_call_a_broadcast_is_sent_at_once(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_outermost_move_on_postgresql_commits_with_its_last_statements(make_user, monkeypatch):
+def test_an_outermost_move_on_postgresql_is_two_round_trips(make_user, monkeypatch):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
     services.game_join(game_id=game.pk, user=bob)
@@ -155,6 +155,9 @@ def test_an_outermost_move_on_postgresql_commits_with_its_last_statements(make_u
     if connection.vendor == "postgresql":
         # Django logs its own commit too (a no-op for psycopg once the transaction has ended).
         assert len(writes) == 1 and writes[0].rstrip().endswith("COMMIT")
+        # ...and BEGIN with its first: the move is two round trips.
+        assert queries.captured_queries[0]["sql"].startswith("BEGIN;")
+        assert len(queries.captured_queries) == 2
     assert sent == [outcome.seq] == [1]  # broadcast after the commit, once
     assert Game.objects.get(pk=game.pk).seq == 1
     assert not connection.in_atomic_block and connection.get_autocommit()
