@@ -20,8 +20,3 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
-
-if os.environ.get("GIL_SWITCH_INTERVAL"):
-    import sys
-
-    sys.setswitchinterval(float(os.environ["GIL_SWITCH_INTERVAL"]))
