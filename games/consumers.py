@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import selectors, services
+from games import move_async, selectors, services
 from games.broadcast import group_name
 from games.dbpool import database_sync_to_async
 from games.errors import BadRequest, Forbidden, GameError, NotFound
@@ -25,6 +26,9 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
+
+
+_move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 class RateLimited(Exception):
@@ -193,12 +197,31 @@ class GameConsumer(AsyncWebsocketConsumer):
         client_id = message.get("id")
         if not isinstance(client_id, str) or not client_id:
             raise BadRequest("An action needs an id: a string of 1 to 64 characters.")
-        outcome = await self._db(services.game_apply_action)(
-            game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
-        )
+        outcome = None
+        if move_async.enabled():
+            outcome = await self._move_on_loop(client_id, message.get("action"))
+        if outcome is None:
+            outcome = await self._db(services.game_apply_action)(
+                game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
+            )
         await self.send_json(
             {"type": "ack", "id": client_id, "seq": outcome.seq, "duplicate": outcome.duplicate}
         )
+
+    async def _move_on_loop(self, client_id: str, action) -> services.ActionOutcome | None:
+        """The move on the event loop (games.move_async), or None for the database thread."""
+        buckets, self._uncounted = self._uncounted, ()
+        refusal = await self.limiter.check_user(*buckets)
+        if refusal is not None:
+            raise RateLimited(refusal)
+        # One move of a game at a time in this process, so that its events leave in seq order.
+        lock = _move_locks.get(self.game_id)
+        if lock is None:
+            lock = _move_locks[self.game_id] = asyncio.Lock()
+        async with lock:
+            return await move_async.apply_action(
+                game_id=self.game_id, user=self.user, client_id=client_id, action=action
+            )
 
     async def on_sync(self, message: dict) -> None:
         seq = message.get("seq", 0)

@@ -82,11 +82,15 @@ def lock_for_move(
         else:
             cursor.execute(sql, [client_id, user_id, user_id, game_id])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else row_to_game(row)
+
+
+def row_to_game(row) -> tuple[Game, Mover]:
+    """The Game and the Mover of a row of LOAD_SQL."""
     values = list(row[: len(_FIELDS)])
-    # What the fields' from_db_value and the backend's converters would do: PostgreSQL's jsonb and
-    # SQLite's text both arrive as JSON text; SQLite's datetimes arrive naive, in UTC.
+    # What the fields' from_db_value and the backend's converters would do: jsonb and SQLite's text
+    # arrive as JSON text (a connection Django did not set up parses jsonb itself); SQLite's datetimes
+    # arrive naive, in UTC.
     for i in _JSON:
         if isinstance(values[i], str):
             values[i] = json.loads(values[i])
@@ -171,12 +175,8 @@ class MoveTransaction:
             transaction.on_commit(func)
 
 
-def write_move(logged: Action, state_json: str, tx: MoveTransaction | None = None) -> None:
-    """Append the move to the log and store the game's new state, seq and turn clock.
-
-    ``state_json`` is the game state encoded (the caller sends the same text to the players). In a
-    manual MoveTransaction the same call commits it, so it must be the move's last statement.
-    """
+def write_params(logged: Action, state_json: str) -> tuple[list, list]:
+    """The parameters of INSERT_SQL and UPDATE_SQL for a move."""
     game = logged.game
     insert = [
         game.pk,
@@ -189,7 +189,16 @@ def write_move(logged: Action, state_json: str, tx: MoveTransaction | None = Non
         _CREATED_AT.get_db_prep_save(logged.created_at, connection),
     ]
     turn_started_at = _TURN_STARTED_AT.get_db_prep_save(game.turn_started_at, connection)
-    update = [state_json, game.seq, turn_started_at, game.pk]
+    return insert, [state_json, game.seq, turn_started_at, game.pk]
+
+
+def write_move(logged: Action, state_json: str, tx: MoveTransaction | None = None) -> None:
+    """Append the move to the log and store the game's new state, seq and turn clock.
+
+    ``state_json`` is the game state encoded (the caller sends the same text to the players). In a
+    manual MoveTransaction the same call commits it, so it must be the move's last statement.
+    """
+    insert, update = write_params(logged, state_json)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             commit = tx is not None and tx.manual

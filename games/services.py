@@ -259,29 +259,40 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
         if action.get("type") == "skip":
             _check_absent(game, seat, now)
         dice = RecordingDice(game.kind)
-        before = game.engine.current_player(game.state)
-        try:
-            state = game.engine.apply(game.state, user.username, action, dice)
-        except rules.IllegalAction as exc:
-            raise InvalidAction(str(exc)) from None
-        game.seq += 1
-        game.state = state
-        if game.engine.current_player(state) != before:
-            game.turn_started_at = now
+        state = play(game, user, action, dice, now)
         logged = move_sql.new_action(game, seat, client_id, action, dice.rolls, now)
         if action.get("type") == "resign":
             Seat.objects.filter(pk=seat.pk).update(resigned=True)
         if game.engine.is_over(state):
             _finish(game, state, now, logged.result)
             game.save(update_fields=["status", "finished_at"])
-        event = event_payload(game, logged, seat)
-        # Encoded once: stored, and sent to every socket inside the event.
-        state_json = encode(state)
-        text = encode(event, state=state_json)
+        event, state_json, text = event_texts(game, logged, seat)
         tx.on_commit(lambda: broadcast.send_now(game.pk, event, text))
         # Last, as it may carry the COMMIT: nothing may fail after it.
         move_sql.write_move(logged, state_json, tx)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
+
+
+def play(game: Game, user, action: dict, dice, now) -> dict:
+    """Apply the action to the game in memory (state, seq, turn clock); the new state."""
+    before = game.engine.current_player(game.state)
+    try:
+        state = game.engine.apply(game.state, user.username, action, dice)
+    except rules.IllegalAction as exc:
+        raise InvalidAction(str(exc)) from None
+    game.seq += 1
+    game.state = state
+    if game.engine.current_player(state) != before:
+        game.turn_started_at = now
+    return state
+
+
+def event_texts(game: Game, logged: Action, seat: Seat) -> tuple[dict, str, str]:
+    """The event of a move, the state as JSON text (stored) and the event as JSON text (sent): the
+    state is encoded once for both."""
+    event = event_payload(game, logged, seat)
+    state_json = encode(game.state)
+    return event, state_json, encode(event, state=state_json)
 
 
 def _finish(game: Game, state: dict, now, last_result: dict) -> None:

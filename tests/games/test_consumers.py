@@ -9,8 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 
-from games import rules, services
+from games import move_async, rules, services
 from games.models import Action, Game
 from games.routing import websocket_urlpatterns
 
@@ -86,6 +87,18 @@ def new_table(creator, others, kind, options=None) -> Game:
 @database_sync_to_async
 def reload(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
+
+
+@pytest.fixture(autouse=True, params=["thread", "loop"])
+async def move_path(request, settings):
+    """Every test twice on PostgreSQL: moves in the database thread, and on the event loop
+    (games.move_async, what production settings turn on)."""
+    if request.param == "loop":
+        if connection.vendor != "postgresql":
+            pytest.skip("moves on the event loop are for PostgreSQL")
+        settings.WS_ASYNC_MOVES = True
+    yield request.param
+    await move_async.close_pool()
 
 
 @pytest.fixture
