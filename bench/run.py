@@ -398,28 +398,15 @@ def _find(rows: list[dict], mode: str, processes: int) -> dict | None:
 def targets(summary: dict, steps: list[dict]) -> dict:
     out = {}
     for processes in sorted({r["processes"] for r in summary["capacity"]}):
-        ours, base = (
-            _find(summary["capacity"], "ours", processes),
-            _find(summary["capacity"], "baseline", processes),
-        )
-        if ours and base and base["capacity_actions_per_s"]:
-            ratio = ours["capacity_actions_per_s"] / base["capacity_actions_per_s"]
-            out[f"capacity_ratio_{processes}p"] = {
-                "value": round(ratio, 2),
-                "target": 0.5,
-                "met": ratio >= 0.5,
-            }
-        ours, base = (
-            _find(summary["saturation"], "ours", processes),
-            _find(summary["saturation"], "baseline", processes),
-        )
-        if ours and base and base["actions_per_s"]:
-            ratio = ours["actions_per_s"] / base["actions_per_s"]
-            out[f"saturation_ratio_{processes}p"] = {
-                "value": round(ratio, 2),
-                "target": 0.5,
-                "met": ratio >= 0.5,
-            }
+        for name, rows, key in (
+            ("capacity", summary["capacity"], "capacity_actions_per_s"),
+            ("saturation", summary["saturation"], "actions_per_s"),
+        ):
+            ours, base = _find(rows, "ours", processes), _find(rows, "baseline", processes)
+            if ours and base and base[key]:
+                ratio = ours[key] / base[key]
+                met = ratio >= 0.5
+                out[f"{name}_ratio_{processes}p"] = {"value": round(ratio, 2), "target": 0.5, "met": met}
     for mode in ("ours", "baseline"):
         one, two = _find(summary["saturation"], mode, 1), _find(summary["saturation"], mode, 2)
         if one and two and one["actions_per_s"]:

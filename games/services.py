@@ -235,8 +235,10 @@ def _check_absent(game: Game, sender: Seat, now) -> None:
 def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
     """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit.
 
-    The common case (a move that does not end the game) is three hand-written statements
-    (games.move_sql); the rare ones (a repeated id, a skip, a resignation, the last move) use the ORM.
+    A move is hand-written SQL (games.move_sql: on PostgreSQL two round trips, BEGIN with the locking
+    SELECT and COMMIT with the INSERT and UPDATE); the rare ones (a repeated id, a skip, a resignation,
+    the last move) add their ORM statements inside the same transaction. games.move_async makes the
+    common move on the event loop and hands every other one to this function.
     """
     _validate_envelope(client_id, action)
     with move_sql.MoveTransaction() as tx:
