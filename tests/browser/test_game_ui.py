@@ -473,6 +473,8 @@ def own_server(server, dice_script):
 
 def test_recovers_after_a_server_restart(make_user, play, dice, own_server):
     play.allow(r"WebSocket connection to .* failed")
+    # Each failed handshake asks the game page why (static/js/game/socket.js); it is down too.
+    play.allow(r"Failed to load resource: net::ERR_CONNECTION_REFUSED")
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game("triple-quintzee", ann, bob)
     dice([3, 3, 3, 2, 1])

@@ -725,6 +725,35 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
 
 
+def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap):
+    """The refusal at the handshake reaches a browser without its close code (HTTP 403): the page asks
+    the game page why, instead of retrying for ever."""
+    ann, bob = visit("ann"), visit("bob")
+    visit.allow(r"Failed to load resource: the server responded with a status of 403")
+    visit.allow(r"WebSocket connection to .* failed")
+    ui.sign_up(ann, "ann")
+    ui.sign_up(bob, "bob")
+    group_path = ui.create_group(ann, "Friday Dice")
+    ui.add_member(ann, "bob")
+    ann.get_by_role("link", name="New group game").click()
+    ui.fill_lobby(ann, "Triple Quintzee", seats=2, group="Friday Dice")
+    ui.join_from_link(bob, ui.invite_link(ann))
+    ui.start(ann, bob, seats=2)
+
+    bob.context.set_offline(True)
+    expect(bob.locator("#g-conn")).to_have_text("Reconnecting…")
+    admin = visit.tab(ann, "ann")
+    admin.goto(group_path)
+    admin.get_by_role("button", name="Remove bob").click()
+    expect(admin.locator(".messages")).to_contain_text("Member removed.")
+
+    bob.context.set_offline(False)
+    expect(bob.locator("#g-conn")).to_have_text("This game belongs to a group you are not a member of.")
+    expect(bob.get_by_role("alert")).to_have_text("You are no longer a member of this game's group.")
+    expect(bob.locator("#game-root")).to_have_attribute("data-conn", "closed")
+    snap(bob, "bob-refused-on-reconnect")
+
+
 # --- journey 6: the network drops mid-turn -------------------------------------------------------
 
 

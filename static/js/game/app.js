@@ -43,7 +43,11 @@ export class GameApp {
       error: (message) => this.#serverError(message),
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
-      connection: (status, why) => { this.fatal = why ?? null; this.#renderConnection(status); },
+      connection: (status, why, alert) => {
+        this.fatal = why ?? null;
+        this.#renderConnection(status);
+        if (alert) this.#setError(alert);
+      },
     });
   }
 

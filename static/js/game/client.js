@@ -34,11 +34,12 @@ export class GameClient {
     this.connection = 'connecting';
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.socket = new GameSocket(`${scheme}://${location.host}/ws/games/${gameId}/`, {
+      pageUrl: `/games/${gameId}/`,
       onOpen: () => this.#opened(),
       onMessage: (m) => this.#receive(m),
-      onStatus: (status, why) => {
+      onStatus: (status, why, alert) => {
         this.connection = status;
-        this.listener.connection?.(status, why);
+        this.listener.connection?.(status, why, alert);
       },
     });
   }

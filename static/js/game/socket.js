@@ -13,6 +13,15 @@ const FATAL = new Map([
   [4404, 'There is no such game.'],
 ]);
 
+// A refusal at the handshake reaches the browser as a bare failure (HTTP 403, close code 1006): its
+// close code is lost. The game page itself answers the same question over plain HTTP, so after a failed
+// handshake the page is asked, and a refusal there ends the retries with the reason.
+const REFUSED_PAGE = new Map([
+  [403, [4403, "You are no longer a member of this game's group."]],
+  [404, [4404, 'This game no longer exists.']],
+]);
+const SIGNED_OUT = [4401, 'You were signed out.'];
+
 export class GameSocket {
   #url;
   #ws = null;
@@ -22,8 +31,11 @@ export class GameSocket {
   #lastHeard = 0;
   #stopped = false;
 
-  constructor(url, { onOpen, onMessage, onStatus }) {
+  #pageUrl;
+
+  constructor(url, { pageUrl, onOpen, onMessage, onStatus }) {
     this.#url = url;
+    this.#pageUrl = pageUrl;
     this.onOpen = onOpen;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -53,8 +65,10 @@ export class GameSocket {
     this.#retryTimer = null;
     const ws = new WebSocket(this.#url);
     this.#ws = ws;
+    let opened = false;
     ws.addEventListener('open', () => {
       if (ws !== this.#ws) return;
+      opened = true;
       this.#attempts = 0;
       this.#lastHeard = Date.now();
       this.#startPing(ws);
@@ -81,8 +95,36 @@ export class GameSocket {
         this.onStatus('closed', fatal);
         return;
       }
-      this.#schedule();
+      if (opened || !this.#pageUrl || !navigator.onLine) {
+        this.#schedule();
+        return;
+      }
+      this.onStatus('reconnecting');
+      this.#askPage().then((refusal) => {
+        if (ws !== this.#ws || this.#stopped) return;
+        if (!refusal) {
+          this.#schedule();
+          return;
+        }
+        const [code, alert] = refusal;
+        this.#stopped = true;
+        this.onStatus('closed', FATAL.get(code), alert);
+      });
     });
+  }
+
+  // [close code, message] when the page refuses this user now; null when it serves the page, or when it
+  // cannot be reached (the server is down: keep retrying).
+  async #askPage() {
+    try {
+      const response = await fetch(this.#pageUrl, {
+        method: 'HEAD', credentials: 'same-origin', redirect: 'manual', cache: 'no-store',
+      });
+      if (response.type === 'opaqueredirect') return SIGNED_OUT;
+      return REFUSED_PAGE.get(response.status) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   #schedule() {
