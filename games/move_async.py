@@ -4,7 +4,7 @@ A move made in a database thread waits twice for PostgreSQL, and each wait hands
 event loop and takes it back: in a process bound to one core by the GIL that cost more than the
 move's own work (docs/BENCHMARKS.md: 129 moves/s from a thread, 181 from the loop, same run of the
 machine). Here the common move runs on the event loop itself: "BEGIN; SELECT ... FOR UPDATE" and
-"INSERT; UPDATE; COMMIT" (games.move_sql), the rules and the JSON in between, and the broadcast after
+"INSERT; UPDATE; COMMIT" (games.move_sql, as statements prepared once per connection), the rules and the JSON in between, and the broadcast after
 the commit. Every other case (a spectator, a repeated id, a skip, a resignation, a refused action,
 the move that ends the game, a game not being played) is rolled back untouched and returns None: the
 consumer then makes the move through games.services.game_apply_action in a thread, which says why it
@@ -54,6 +54,7 @@ async def _open_pool() -> AsyncConnectionPool:
         params["port"] = db["PORT"]
     pool = AsyncConnectionPool(
         kwargs={**params, "autocommit": True, "cursor_factory": AsyncClientCursor},
+        configure=_prepare,
         min_size=1,
         max_size=settings.WS_DB_THREADS,
         open=False,
@@ -61,6 +62,10 @@ async def _open_pool() -> AsyncConnectionPool:
     )
     await pool.open()
     return pool
+
+
+async def _prepare(conn) -> None:
+    await conn.execute(move_sql.PREPARE_SQL)
 
 
 async def pool() -> AsyncConnectionPool:
@@ -103,9 +108,7 @@ async def apply_action(*, game_id: int, user, client_id: str, action) -> ActionO
 
 
 async def _move(cursor, game_id: int, user, client_id: str, action: dict) -> tuple[dict, str] | None:
-    await cursor.execute(
-        "BEGIN;" + move_sql.LOAD_SQL + move_sql.LOCK_CLAUSE, [client_id, user.pk, user.pk, game_id]
-    )
+    await cursor.execute(move_sql.BEGIN_LOAD_PREPARED_SQL, [client_id, user.pk, user.pk, game_id])
     cursor.nextset()
     row = await cursor.fetchone()
     if row is None:
@@ -127,5 +130,5 @@ async def _move(cursor, game_id: int, user, client_id: str, action: dict) -> tup
     logged = move_sql.new_action(game, seat, client_id, action, dice.rolls, now)
     event, state_json, text = event_texts(game, logged, seat)
     insert, update = move_sql.write_params(logged, state_json)
-    await cursor.execute(move_sql.INSERT_UPDATE_COMMIT_SQL, insert + update)
+    await cursor.execute(move_sql.INSERT_UPDATE_COMMIT_PREPARED_SQL, insert + update)
     return event, text
