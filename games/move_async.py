@@ -5,12 +5,12 @@ event loop and takes it back: in a process bound to one core by the GIL that cos
 move's own work (docs/BENCHMARKS.md: 129 moves/s from a thread, 181 from the loop, same run of the
 machine). Here the common move runs on the event loop itself: "BEGIN; SELECT ... FOR UPDATE" and
 "INSERT; UPDATE; COMMIT" (games.move_sql, as statements prepared once per connection), the rules and
-the JSON in between, and the broadcast after the commit. Every other case (a spectator, a repeated id, a skip, a resignation, a refused action,
-the move that ends the game, a game not being played) is rolled back untouched and returns None: the
-consumer then makes the move through games.services.game_apply_action in a thread, which says why it
-is refused or does the rare work through the ORM. No dice are lost that way: a move that is handed
-over has rolled nothing anybody saw (it was rolled back), and the game-ending moves of these games
-(a score, a bank) roll no dice.
+the JSON in between, and the broadcast after the commit. Every other case (a spectator, a repeated
+id, a skip, a resignation, a refused action, the move that ends the game, a game not being played)
+is rolled back untouched and returns None: the consumer then makes the move through
+games.services.game_apply_action in a thread, which says why it is refused or does the rare work
+through the ORM. No dice are lost that way: a move that is handed over has rolled nothing anybody
+saw (it was rolled back), and the game-ending moves of these games (a score, a bank) roll no dice.
 
 One connection pool per event loop (daphne has one), at most WS_DB_THREADS connections. Only when
 WS_ASYNC_MOVES is on (production settings, on PostgreSQL).
