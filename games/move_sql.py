@@ -54,7 +54,6 @@ INSERT_UPDATE_COMMIT_SQL = INSERT_AND_UPDATE_SQL + ";\nCOMMIT"
 TABLES = {Game: "games_game", Seat: "games_seat", Action: "games_action", Membership: "dicegroups_membership"}
 
 
-
 def _numbered(sql: str) -> str:
     """``sql`` with its %s placeholders as $1, $2 ... (PREPARE's)."""
     parts = sql.split("%s")
