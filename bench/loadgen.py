@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import orjson
+import uvloop
+
 SEATS = 4
 # kind -> (weight, options). Farkle to 3000 and Painted DiceZ, the shorter games, are played most.
 KINDS: dict[str, tuple[float, dict]] = {
@@ -446,9 +449,10 @@ class Step:
         from websockets.exceptions import ConnectionClosed
 
         try:
-            async for raw in seat.ws:
+            while True:
+                raw = await seat.ws.recv(decode=False)  # bytes: orjson reads UTF-8 as it is
                 now = time.monotonic()
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message.get("type")
                 if kind == "event":
                     self.event_bytes += len(raw)
@@ -643,7 +647,9 @@ class Step:
         """Play the step; check every log; return the figures."""
         cfg = self.cfg
         started = time.time()
-        extra = asyncio.run(self._run(meter))
+        # uvloop and orjson: the generator shares the machine's two cores with the servers, so every
+        # millisecond it spends per action is taken from them (docs/BENCHMARKS.md, scale-out).
+        extra = uvloop.run(self._run(meter))
         self.db.shutdown()
         check = self._check_logs()
         measured = self.latencies
