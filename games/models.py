@@ -94,7 +94,9 @@ class Seat(models.Model):
 class Action(models.Model):
     """One accepted action: append-only; (game, seq) has no gap and no duplicate."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: action_unique_seq (game, seq) serves every lookup by game, and the log takes
+    # an insert on every move.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="actions")
     client_id = models.CharField(max_length=64)
