@@ -694,7 +694,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--saturation-games", type=int, default=64)
     parser.add_argument("--saturation-duration", type=float, default=20.0)
-    parser.add_argument("--ladder-ours", default="10,20,30,40,50,60,80,100,120,150")
+    parser.add_argument("--ladder-ours", default="10,20,30,40,50,60,80,100,120,150,200,250,300")
     parser.add_argument("--ladder-baseline", default="100,200,300,400,500,600,800")
     parser.add_argument(
         "--steps",

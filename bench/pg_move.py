@@ -1,0 +1,119 @@
+"""PostgreSQL's own CPU per move: the move's statements sent as plain SQL, and as prepared statements.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dicehall_loadbench python -m bench.pg_move --moves 3000
+
+Makes --moves moves on one solo game the way games.move_async does (two round trips: "BEGIN; SELECT ...
+FOR UPDATE" and "INSERT; UPDATE; COMMIT", with a state of the game's real size) on one connection, once
+with the SQL text of games.move_sql and once with its PREPAREd statements, alternating --rounds times.
+Reports, per move, the server backend's CPU (read from /proc: PostgreSQL must run on this machine), the
+wall time and this process's CPU. The game and its log are deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from datetime import UTC, datetime
+
+
+def backend_cpu_s(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()  # noqa: SIM115 - read at once
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def make_game() -> tuple[int, int, int, str]:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    users = get_user_model().objects
+    user = users.filter(username="pg-move-bench").first() or users.create_user("pg-move-bench", password=None)
+    game = services.game_create(creator=user, kind="triple-quintzee", seats=1)
+    return user.pk, game.pk, game.seats.get().pk, json.dumps(game.state, separators=(",", ":"))
+
+
+def drop_game(game_id: int) -> None:
+    from games.models import Game
+
+    Game.objects.filter(pk=game_id).delete()
+
+
+async def one_round(dsn: str, prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
+    import psycopg
+    from psycopg import AsyncClientCursor
+
+    from games import move_sql
+
+    user_id, game_id, seat_id, state = ids
+    now = datetime.now(UTC)
+    async with await psycopg.AsyncConnection.connect(
+        dsn, autocommit=True, cursor_factory=AsyncClientCursor
+    ) as conn:
+        if prepared:
+            await conn.execute(move_sql.PREPARE_SQL)
+            load_sql, write_sql = move_sql.BEGIN_LOAD_PREPARED_SQL, move_sql.INSERT_UPDATE_COMMIT_PREPARED_SQL
+        else:
+            load_sql = "BEGIN;" + move_sql.LOAD_SQL + move_sql.LOCK_CLAUSE
+            write_sql = move_sql.INSERT_UPDATE_COMMIT_SQL
+        pid = conn.info.backend_pid
+        cursor = conn.cursor()
+        await cursor.execute("SELECT seq FROM games_game WHERE id = %s", [game_id])
+        seq = (await cursor.fetchone())[0]
+        cpu0, wall0, own0 = backend_cpu_s(pid), time.perf_counter(), time.process_time()
+        for i in range(moves):
+            seq += 1
+            client_id = f"{tag}-{i}"
+            await cursor.execute(load_sql, [client_id, user_id, user_id, game_id])
+            cursor.nextset()
+            await cursor.fetchone()
+            insert = [game_id, seq, seat_id, client_id, '{"type":"roll"}', "[[1,2,3,4,5]]", "{}", now]
+            await cursor.execute(write_sql, [*insert, state, seq, now, game_id])
+        cpu1, wall1, own1 = backend_cpu_s(pid), time.perf_counter(), time.process_time()
+    per = 1000 / moves
+    return {
+        "statements": "prepared" if prepared else "plain",
+        "backend_cpu_ms": round((cpu1 - cpu0) * per, 3),
+        "wall_ms": round((wall1 - wall0) * per, 3),
+        "client_cpu_ms": round((own1 - own0) * per, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.pg_move", description=__doc__.split("\n")[0])
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        sys.exit("set DATABASE_URL to a migrated PostgreSQL database on this machine")
+    db = settings.DATABASES["default"]
+    dsn = " ".join(
+        f"{key}={db[name]}"
+        for key, name in (("dbname", "NAME"), ("user", "USER"), ("password", "PASSWORD"), ("host", "HOST"))
+        if db.get(name)
+    ) + (f" port={db['PORT']}" if db.get("PORT") else "")
+    ids = make_game()
+    results = []
+    try:
+        for n in range(args.rounds):
+            for prepared in (False, True):
+                tag = f"{'p' if prepared else 's'}{n}"
+                results.append(asyncio.run(one_round(dsn, prepared, args.moves, ids, tag)))
+                print(json.dumps(results[-1]))
+    finally:
+        drop_game(ids[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
