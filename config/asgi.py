@@ -20,3 +20,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Last, so that everything the application loads at start-up is frozen with it.
+from config import gc_tuning  # noqa: E402
+
+gc_tuning.tune()

@@ -155,6 +155,10 @@ WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=False)
 WS_DB_THREADS = env.int(
     "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
 )
+# Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, full
+# collections only after this many generation-1 collections (Python's default: 10).
+SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=True)
+SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=100)
 
 # --- Reliability and security (issue 7; docs/RELIABILITY.md) ---------------------------------------
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a

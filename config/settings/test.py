@@ -30,3 +30,7 @@ WHITENOISE_USE_FINDERS = True
 if "RATE_LIMIT_KEY_PREFIX" not in os.environ:
     RATE_LIMIT_KEY_PREFIX = f"test-{os.getpid()}"
     CACHES["ratelimit"]["KEY_PREFIX"] = RATE_LIMIT_KEY_PREFIX  # noqa: F405
+
+# The test process imports config.asgi too: leave its garbage collector as Python sets it (the daphne
+# processes the browser tests start read SERVER_GC_TUNING from their environment).
+SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=False)  # noqa: F405
