@@ -677,9 +677,9 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
 # --- journey 5: the creator removes a member ----------------------------------------------------
 
 
-def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, snap):
-    ann, bob = visit("ann"), visit("bob")
-    visit.allow(r"Failed to load resource: the server responded with a status of 403")
+def group_table_with_bob(ann: Page, bob: Page) -> tuple[str, str]:
+    """Both sign up; ann makes the group "Friday Dice" with bob in it and starts a two-seat Triple
+    Quintzee table of the group with him. Returns the group's and the game's paths."""
     ui.sign_up(ann, "ann")
     ui.sign_up(bob, "bob")
     group_path = ui.create_group(ann, "Friday Dice")
@@ -688,6 +688,13 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     game_path = ui.fill_lobby(ann, "Triple Quintzee", seats=2, group="Friday Dice")
     ui.join_from_link(bob, ui.invite_link(ann))
     ui.start(ann, bob, seats=2)
+    return group_path, game_path
+
+
+def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, snap):
+    ann, bob = visit("ann"), visit("bob")
+    visit.allow(r"Failed to load resource: the server responded with a status of 403")
+    group_path, game_path = group_table_with_bob(ann, bob)
     dice([2, 2, 4, 5, 6])
     ann.keyboard.press("Space")
     watch_die(bob, 5, 6)
@@ -731,14 +738,7 @@ def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap)
     ann, bob = visit("ann"), visit("bob")
     visit.allow(r"Failed to load resource: the server responded with a status of 403")
     visit.allow(r"WebSocket connection to .* failed")
-    ui.sign_up(ann, "ann")
-    ui.sign_up(bob, "bob")
-    group_path = ui.create_group(ann, "Friday Dice")
-    ui.add_member(ann, "bob")
-    ann.get_by_role("link", name="New group game").click()
-    ui.fill_lobby(ann, "Triple Quintzee", seats=2, group="Friday Dice")
-    ui.join_from_link(bob, ui.invite_link(ann))
-    ui.start(ann, bob, seats=2)
+    group_path, _ = group_table_with_bob(ann, bob)
 
     bob.context.set_offline(True)
     expect(bob.locator("#g-conn")).to_have_text("Reconnecting…")
