@@ -42,17 +42,14 @@ def drop_game(game_id: int) -> None:
     Game.objects.filter(pk=game_id).delete()
 
 
-async def one_round(dsn: str, prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
+async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
     import psycopg
-    from psycopg import AsyncClientCursor
 
-    from games import move_sql
+    from games import move_async, move_sql
 
     user_id, game_id, seat_id, state = ids
     now = datetime.now(UTC)
-    async with await psycopg.AsyncConnection.connect(
-        dsn, autocommit=True, cursor_factory=AsyncClientCursor
-    ) as conn:
+    async with await psycopg.AsyncConnection.connect(**move_async.connection_kwargs()) as conn:
         if prepared:
             await conn.execute(move_sql.PREPARE_SQL)
             load_sql, write_sql = move_sql.BEGIN_LOAD_PREPARED_SQL, move_sql.INSERT_UPDATE_COMMIT_PREPARED_SQL
@@ -91,24 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.db import connection
 
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a migrated PostgreSQL database on this machine")
-    db = settings.DATABASES["default"]
-    dsn = " ".join(
-        f"{key}={db[name]}"
-        for key, name in (("dbname", "NAME"), ("user", "USER"), ("password", "PASSWORD"), ("host", "HOST"))
-        if db.get(name)
-    ) + (f" port={db['PORT']}" if db.get("PORT") else "")
     ids = make_game()
     results = []
     try:
         for n in range(args.rounds):
             for prepared in (False, True):
                 tag = f"{'p' if prepared else 's'}{n}"
-                results.append(asyncio.run(one_round(dsn, prepared, args.moves, ids, tag)))
+                results.append(asyncio.run(one_round(prepared, args.moves, ids, tag)))
                 print(json.dumps(results[-1]))
     finally:
         drop_game(ids[1])

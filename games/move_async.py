@@ -46,14 +46,19 @@ def enabled() -> bool:
     return settings.WS_ASYNC_MOVES and connection.vendor == "postgresql"
 
 
-async def _open_pool() -> AsyncConnectionPool:
+def connection_kwargs() -> dict:
+    """psycopg's connection arguments for Django's default database, as the move pool opens them."""
     db = settings.DATABASES["default"]
     params = {"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"], "host": db["HOST"]}
     params = {key: value for key, value in params.items() if value}
     if db.get("PORT"):
         params["port"] = db["PORT"]
+    return {**params, "autocommit": True, "cursor_factory": AsyncClientCursor}
+
+
+async def _open_pool() -> AsyncConnectionPool:
     pool = AsyncConnectionPool(
-        kwargs={**params, "autocommit": True, "cursor_factory": AsyncClientCursor},
+        kwargs=connection_kwargs(),
         configure=_prepare,
         min_size=1,
         max_size=settings.WS_DB_THREADS,
