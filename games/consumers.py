@@ -18,6 +18,7 @@ from games import move_async, selectors, services
 from games.broadcast import group_name
 from games.dbpool import database_sync_to_async
 from games.errors import BadRequest, Forbidden, GameError, NotFound
+from games.moves import MAX_CLIENT_ID, ActionOutcome
 from games.ratelimit import ConnectionLimiter, Refusal
 
 logger = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {
                 "type": "error",
-                "id": client_id[:64] if client_id else None,
+                "id": client_id[:MAX_CLIENT_ID] if client_id else None,
                 "code": "rate_limited",
                 "message": refusal.message,
                 "retry_after": refusal.retry_after,
@@ -194,22 +195,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         )
 
     async def on_action(self, message: dict) -> None:
-        client_id = message.get("id")
-        if not isinstance(client_id, str) or not client_id:
-            raise BadRequest("An action needs an id: a string of 1 to 64 characters.")
-        outcome = None
+        client_id, action = message.get("id"), message.get("action")
         if move_async.enabled():
-            outcome = await self._move_on_loop(client_id, message.get("action"))
-        if outcome is None:
+            outcome = await self._move_on_loop(client_id, action)
+        else:
             outcome = await self._db(services.game_apply_action)(
-                game_id=self.game_id, user=self.user, client_id=client_id, action=message.get("action")
+                game_id=self.game_id, user=self.user, client_id=client_id, action=action
             )
         await self.send_json(
             {"type": "ack", "id": client_id, "seq": outcome.seq, "duplicate": outcome.duplicate}
         )
 
-    async def _move_on_loop(self, client_id: str, action) -> services.ActionOutcome | None:
-        """The move on the event loop (games.move_async), or None for the database thread."""
+    async def _move_on_loop(self, client_id, action) -> ActionOutcome:
+        """The move on the event loop (games.move_async)."""
         buckets, self._uncounted = self._uncounted, ()
         refusal = await self.limiter.check_user(*buckets)
         if refusal is not None:
@@ -268,7 +266,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.info("game %s: a message for a closed socket was dropped (%r)", self.game_id, exc)
 
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
-        await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
+        shown = client_id[:MAX_CLIENT_ID] if client_id else None
+        await self.send_json({"type": "error", "id": shown, "code": code, "message": message})
 
     # --- channel-layer handlers ------------------------------------------------------------
 

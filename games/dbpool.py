@@ -17,8 +17,10 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.db import connections
 
 from games import broadcast
 
@@ -34,6 +36,20 @@ def _executor(key: int) -> ThreadPoolExecutor:
                 for i in range(settings.WS_DB_THREADS)
             )
     return _executors[key % len(_executors)]
+
+
+def shutdown() -> None:
+    """Close every database thread's connections and stop the threads (a test run's end, before its
+    database is dropped; a later call starts new threads)."""
+    with _lock:
+        executors = list(_executors)
+        _executors.clear()
+    for executor in executors:
+        executor.submit(connections.close_all).result()
+        executor.shutdown()
+    # Channels' own thread (WS_DB_THREADS = 1, and every database_sync_to_async outside this module)
+    # lives as long as the process: close its connections, keep the thread.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 def _collecting(func):

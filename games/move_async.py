@@ -1,19 +1,16 @@
-"""A move on the event loop, with psycopg's async connections: the common move, on PostgreSQL.
+"""Moves on the event loop, with psycopg's async connections: how the websockets move on PostgreSQL.
 
 A move made in a database thread waits twice for PostgreSQL, and each wait hands Python's GIL to the
 event loop and takes it back: in a process bound to one core by the GIL that cost more than the
-move's own work (docs/BENCHMARKS.md: 129 moves/s from a thread, 181 from the loop, same run of the
-machine). Here the common move runs on the event loop itself: "BEGIN; SELECT ... FOR UPDATE" and
-"INSERT; UPDATE; COMMIT" (games.move_sql, as statements prepared once per connection), the rules and
-the JSON in between, and the broadcast after the commit. Every other case (a spectator, a repeated
-id, a skip, a resignation, a refused action, the move that ends the game, a game not being played)
-is rolled back untouched and returns None: the consumer then makes the move through
-games.services.game_apply_action in a thread, which says why it is refused or does the rare work
-through the ORM. No dice are lost that way: a move that is handed over has rolled nothing anybody
-saw (it was rolled back), and the game-ending moves of these games (a score, a bank) roll no dice.
+move's own work (docs/BENCHMARKS.md). Here the move runs on the event loop itself. What it does is
+decided by games.moves.decide, the same function the thread driver runs; this module only carries its
+statements: BEGIN with the first batch, COMMIT with the last (prepared once per connection where
+games.move_sql says so), ROLLBACK when the decision refuses the move or ends without writing (a
+repeated id). Every move goes this way, the rare ones included, so a move's dice are rolled once and
+stored, acknowledged and broadcast as rolled.
 
 One connection pool per event loop (daphne has one), at most WS_DB_THREADS connections. Only when
-WS_ASYNC_MOVES is on (production settings, on PostgreSQL).
+WS_ASYNC_MOVES is on (the default) and the database is PostgreSQL.
 """
 
 from __future__ import annotations
@@ -24,22 +21,17 @@ import weakref
 
 from django.conf import settings
 from django.db import connection
-from django.utils import timezone
 from psycopg import AsyncClientCursor
 from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from games import move_sql
 from games.broadcast import layer_message, publish
-from games.dice_source import RecordingDice
-from games.errors import GameError
-from games.models import Game, Seat
-from games.services import MAX_CLIENT_ID, ActionOutcome, event_texts, play
+from games.moves import ActionOutcome, Batch, Decision, decide
 
 logger = logging.getLogger(__name__)
 
 _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-HANDED_OVER = ("skip", "resign")
 
 
 def enabled() -> bool:
@@ -82,58 +74,46 @@ async def pool() -> AsyncConnectionPool:
 
 
 async def close_pool() -> None:
-    """Close this event loop's pool (tests; a server keeps it for its life)."""
+    """Close this event loop's pool (tests, and a server shutting down)."""
     opening = _pools.pop(asyncio.get_running_loop(), None)
     if opening is not None:
         await (await opening).close()
 
 
-async def apply_action(*, game_id: int, user, client_id: str, action) -> ActionOutcome | None:
-    """Make the move and broadcast it; None if it is one for games.services.game_apply_action."""
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_CLIENT_ID:
-        return None
-    if (
-        not isinstance(action, dict)
-        or not isinstance(action.get("type"), str)
-        or action["type"] in HANDED_OVER
-    ):
-        return None
+async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcome:
+    """Make the move in one transaction and broadcast it once that has committed."""
+    decision = decide(game_id=game_id, user=user, client_id=client_id, action=action)
+    batch = next(decision)  # the envelope is checked before a connection is taken
     async with (await pool()).connection() as conn:
-        cursor = conn.cursor()
         try:
-            outcome = await _move(cursor, game_id, user, client_id, action)
+            outcome = await _run(conn.cursor(), decision, batch)
         finally:
             if conn.info.transaction_status != TransactionStatus.IDLE:
                 await conn.execute("ROLLBACK")
-    if outcome is not None:
-        event, text = outcome
-        await publish([(game_id, layer_message(event, text))])
-        return ActionOutcome(seq=event["seq"], duplicate=False, event=event)
-    return None
+    if not outcome.duplicate:
+        await publish([(game_id, layer_message(outcome.event, outcome.text))])
+    return outcome
 
 
-async def _move(cursor, game_id: int, user, client_id: str, action: dict) -> tuple[dict, str] | None:
-    await cursor.execute(move_sql.BEGIN_LOAD_PREPARED_SQL, [client_id, user.pk, user.pk, game_id])
-    cursor.nextset()
-    row = await cursor.fetchone()
-    if row is None:
-        return None
-    game, mover = move_sql.row_to_game(row)
-    if mover.seat_pk is None or not mover.is_member or mover.earlier_seq is not None:
-        return None
-    if game.status != Game.Status.PLAYING:
-        return None
-    seat = Seat(pk=mover.seat_pk, game=game, user=user, position=mover.position)
-    now = timezone.now()
-    dice = RecordingDice(game.kind)
-    try:
-        state = play(game, user, action, dice, now)
-    except GameError:
-        return None  # refused: the service says why, with the same rules
-    if game.engine.is_over(state):
-        return None  # the last move: the service writes the results
-    logged = move_sql.new_action(game, seat, client_id, action, dice.rolls, now)
-    event, state_json, text = event_texts(game, logged, seat)
-    insert, update = move_sql.write_params(logged, state_json)
-    await cursor.execute(move_sql.INSERT_UPDATE_COMMIT_PREPARED_SQL, insert + update)
-    return event, text
+async def _run(cursor, decision: Decision, batch: Batch) -> ActionOutcome:
+    answer = await _execute(cursor, batch, begin=True)
+    while True:
+        try:
+            batch = decision.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        answer = await _execute(cursor, batch, begin=False)
+
+
+async def _execute(cursor, batch: Batch, *, begin: bool) -> list:
+    statements = [move_sql.prepared_sql(name) for name, _ in batch.statements]
+    text = ("BEGIN;" if begin else "") + ";".join(statements) + (";COMMIT" if batch.last else "")
+    await cursor.execute(text, [value for _, params in batch.statements for value in params])
+    if begin:
+        cursor.nextset()
+    answers = []
+    for i in range(len(statements)):
+        if i:
+            cursor.nextset()
+        answers.append(await cursor.fetchall() if cursor.description else None)
+    return answers

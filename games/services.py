@@ -9,30 +9,18 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, move_sql, rules
-from games.broadcast import encode, send_on_commit
-from games.dice_source import RecordingDice, ReplayDice
-from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound, ReplayMismatch
-from games.models import Action, Connection, Game, Seat
-from games.selectors import event_payload, game_snapshot, seat_list
-from games.summaries import seat_summary
-
-MAX_CLIENT_ID = 64
-
-
-@dataclass(frozen=True)
-class ActionOutcome:
-    seq: int
-    duplicate: bool
-    event: dict
+from games import moves, rules
+from games.broadcast import send_on_commit
+from games.dice_source import ReplayDice
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, ReplayMismatch
+from games.models import Connection, Game, Seat
+from games.moves import ActionOutcome
+from games.selectors import game_snapshot, seat_list
 
 
 def can_watch(game: Game, user) -> bool:
@@ -199,128 +187,10 @@ def game_play_again(*, game_id: int, user) -> Game:
 # --- actions ---------------------------------------------------------------------------------
 
 
-def _validate_envelope(client_id: Any, action: Any) -> None:
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_CLIENT_ID:
-        raise BadRequest(f"An action needs an id: a string of 1 to {MAX_CLIENT_ID} characters.")
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise BadRequest("An action must be an object with a type.")
-
-
-def _absent_for(game: Game, seat: Seat, now) -> float:
-    """Seconds the seat's player has been away from this game (0 while a socket of theirs is live)."""
-    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-    if Connection.objects.filter(game=game, user_id=seat.user_id, seen_at__gte=fresh).exists():
-        return 0.0
-    since = max(t for t in (game.turn_started_at, seat.last_seen, game.started_at) if t is not None)
-    return (now - since).total_seconds()
-
-
-def _check_absent(game: Game, sender: Seat, now) -> None:
-    """A skip needs the player to move to have been away longer than the game's absence limit."""
-    current = game.engine.current_player(game.state)
-    if current is None:
-        return  # the engine refuses it: the game is over
-    target = game.seats.get(position=game.state["players"].index(current))
-    if target.pk == sender.pk:
-        return  # the engine refuses skipping one's own turn
-    away = _absent_for(game, target, now)
-    if away < game.absence_limit:
-        wait = int(game.absence_limit - away) + 1
-        raise InvalidAction(
-            f"{current} is still in the game; you may skip their turn after {wait} more seconds away.",
-            "not_absent",
-        )
-
-
 def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
-    """Apply one player action: lock, dedupe by client id, roll, log, save, broadcast after commit.
-
-    A move is hand-written SQL (games.move_sql: on PostgreSQL two round trips, BEGIN with the locking
-    SELECT and COMMIT with the INSERT and UPDATE); the rare ones (a repeated id, a skip, a resignation,
-    the last move) add their ORM statements inside the same transaction. games.move_async makes the
-    common move on the event loop and hands every other one to this function.
-    """
-    _validate_envelope(client_id, action)
-    with move_sql.MoveTransaction() as tx:
-        locked = move_sql.lock_for_move(game_id, user.pk, client_id, begin=tx.manual)
-        if locked is None:
-            raise NotFound("There is no such game.")
-        game, mover = locked
-        if mover.seat_pk is None:
-            raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
-        # The event names the player: the user we already have saves a query.
-        seat = Seat(pk=mover.seat_pk, game=game, user=user, position=mover.position)
-        if not mover.is_member:
-            raise Forbidden("You are no longer a member of this game's group.")
-        if mover.earlier_seq is not None:
-            earlier = Action.objects.get(game_id=game.pk, seq=mover.earlier_seq)
-            return ActionOutcome(seq=earlier.seq, duplicate=True, event=event_payload(game, earlier, seat))
-        if game.status != Game.Status.PLAYING:
-            raise Conflict("This game is not being played.", "not_playing")
-        now = timezone.now()
-        if action.get("type") == "skip":
-            _check_absent(game, seat, now)
-        dice = RecordingDice(game.kind)
-        state = play(game, user, action, dice, now)
-        logged = move_sql.new_action(game, seat, client_id, action, dice.rolls, now)
-        if action.get("type") == "resign":
-            Seat.objects.filter(pk=seat.pk).update(resigned=True)
-        if game.engine.is_over(state):
-            _finish(game, state, now, logged.result)
-            game.save(update_fields=["status", "finished_at"])
-        event, state_json, text = event_texts(game, logged, seat)
-        tx.on_commit(lambda: broadcast.send_now(game.pk, event, text))
-        # Last, as it may carry the COMMIT: nothing may fail after it.
-        move_sql.write_move(logged, state_json, tx)
-    return ActionOutcome(seq=logged.seq, duplicate=False, event=event)
-
-
-def play(game: Game, user, action: dict, dice, now) -> dict:
-    """Apply the action to the game in memory (state, seq, turn clock); the new state."""
-    before = game.engine.current_player(game.state)
-    try:
-        state = game.engine.apply(game.state, user.username, action, dice)
-    except rules.IllegalAction as exc:
-        raise InvalidAction(str(exc)) from None
-    game.seq += 1
-    game.state = state
-    if game.engine.current_player(state) != before:
-        game.turn_started_at = now
-    return state
-
-
-def event_texts(game: Game, logged: Action, seat: Seat) -> tuple[dict, str, str]:
-    """The event of a move, the state as JSON text (stored) and the event as JSON text (sent): the
-    state is encoded once for both."""
-    event = event_payload(game, logged, seat)
-    state_json = encode(game.state)
-    return event, state_json, encode(event, state=state_json)
-
-
-def _finish(game: Game, state: dict, now, last_result: dict) -> None:
-    """End the game: status, and every seat's score, result and summary. ``last_result`` is the result
-    of the final action, which is not in the log yet."""
-    engine = game.engine
-    winners = set(engine.winners(state))
-    scores = engine.scores(state)
-    resigned = set(state.get("resigned", []))
-    players = state["players"]
-    everyone_resigned = all(p in resigned for p in players)
-    game.status = Game.Status.ABANDONED if everyone_resigned else Game.Status.FINISHED
-    game.finished_at = now
-    results = (
-        [*game.actions.order_by("seq").values_list("result", flat=True), last_result]
-        if game.kind == "farkle"
-        else []
-    )
-    for seat in game.seats.all():
-        player = players[seat.position]
-        seat.final_score = scores.get(player, 0)
-        seat.winner = player in winners
-        seat.resigned = player in resigned
-        seat.laps = state.get("laps") if game.kind == "farkle" else None
-        seat.summary = seat_summary(game.kind, state, player, results)
-        seat.save(update_fields=["final_score", "winner", "resigned", "laps", "summary"])
+    """Apply one player action in one transaction and broadcast it after the commit (games.moves:
+    the one function that decides a move, which the websockets' event loop runs as well)."""
+    return moves.apply_action(game_id=game_id, user=user, client_id=client_id, action=action)
 
 
 # --- presence --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from games import dbpool, move_async
 from games.dice_source import write_script
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
@@ -13,6 +14,21 @@ from games.dice_source import write_script
 pytest_plugins = ["tests.browser.fixtures"]
 
 _counter = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, and at its end no connection of ours left open on it: the websockets'
+    database threads close theirs before it is dropped."""
+    yield
+    dbpool.shutdown()
+
+
+@pytest.fixture(autouse=True)
+async def _close_move_pool():
+    """Each test's event loop closes the pool of moves it opened (games.move_async)."""
+    yield
+    await move_async.close_pool()
 
 
 @pytest.fixture

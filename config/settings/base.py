@@ -149,9 +149,9 @@ PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
 # every move ends with a commit that waits for the disk, and with channels' single thread a process
 # applied one move at a time (docs/BENCHMARKS.md). A game always uses the same thread. SQLite has one
 # writer: one thread there.
-# The common move on the event loop with psycopg's async connections instead of a database thread
-# (games/move_async.py; PostgreSQL only): on in production settings.
-WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=False)
+# Moves on the event loop with psycopg's async connections instead of a database thread
+# (games/move_async.py; PostgreSQL only). Both transports run games.moves.decide; off is for measuring.
+WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=True)
 WS_DB_THREADS = env.int(
     "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
 )

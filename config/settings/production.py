@@ -10,7 +10,6 @@ if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("dev-only"):
     raise ImproperlyConfigured("SECRET_KEY must be set to a random value of at least 50 characters.")
 
 DEBUG = False
-WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

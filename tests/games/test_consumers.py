@@ -11,7 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
-from games import move_async, rules, services
+from games import rules, services
 from games.models import Action, Game
 from games.routing import websocket_urlpatterns
 
@@ -91,14 +91,12 @@ def reload(game: Game) -> Game:
 
 @pytest.fixture(autouse=True, params=["thread", "loop"])
 async def move_path(request, settings):
-    """Every test twice on PostgreSQL: moves in the database thread, and on the event loop
-    (games.move_async, what production settings turn on)."""
-    if request.param == "loop":
-        if connection.vendor != "postgresql":
-            pytest.skip("moves on the event loop are for PostgreSQL")
-        settings.WS_ASYNC_MOVES = True
+    """Every test twice on PostgreSQL: moves on the event loop (games.move_async, the default there)
+    and in the database thread; both run games.moves.decide."""
+    if request.param == "loop" and connection.vendor != "postgresql":
+        pytest.skip("moves on the event loop are for PostgreSQL")
+    settings.WS_ASYNC_MOVES = request.param == "loop"
     yield request.param
-    await move_async.close_pool()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import broadcast, dbpool, move_sql, services
+from games.errors import InvalidAction
 from games.models import Game
 
 
@@ -46,7 +47,7 @@ def test_one_thread_is_channels_own(settings):
 
 
 @pytest.mark.django_db
-def test_a_move_costs_three_statements_and_names_its_player(make_user):
+def test_a_move_costs_four_statements_and_names_its_player(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
     services.game_join(game_id=game.pk, user=bob)
@@ -56,11 +57,12 @@ def test_a_move_costs_three_statements_and_names_its_player(make_user):
             game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll", "keep": []}
         )
     sql = [q["sql"] for q in queries.captured_queries]
-    statements = [q.split()[0] for q in sql if q.split()[0] in ("SELECT", "INSERT", "UPDATE", "DELETE")]
-    # the game (locked) with the seat, the id check and the membership; the log insert and the game
-    # update (one call on PostgreSQL)
-    assert statements in (["SELECT", "INSERT", "UPDATE"], ["SELECT", "INSERT"]), statements
-    assert len(sql) == (2 if connection.vendor == "postgresql" else 3) + sum(
+    statements = [s.split()[0] for q in sql for s in q.split(";\n")]
+    statements = [s for s in statements if s in ("SELECT", "INSERT", "UPDATE", "DELETE")]
+    # the game (locked), then the seat with the id check and the membership; the log insert and the
+    # game update (each pair one call on PostgreSQL)
+    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"], statements
+    assert len(sql) == (2 if connection.vendor == "postgresql" else 4) + sum(
         q.split()[0] in ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT") for q in sql
     )
     assert outcome.event["player"] == "ann"
@@ -71,24 +73,30 @@ def test_the_hand_written_sql_names_the_models_tables_and_columns():
         assert model._meta.db_table == table
     columns = [f.column for f in Game._meta.concrete_fields]
     assert move_sql.GAME_COLUMNS.split(", ") == columns
-    assert ", ".join(f"g.{c}" for c in columns) in " ".join(move_sql.LOAD_SQL.split())
+    assert ", ".join(f"g.{c}" for c in columns) in " ".join(move_sql.STATEMENTS["game"][0].split())
 
 
 @pytest.mark.django_db
-def test_the_locked_game_equals_the_orms(make_user):
+def test_the_game_row_read_by_hand_equals_the_orms(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
     services.game_join(game_id=game.pk, user=bob)
     services.game_start(game_id=game.pk, user=ann)
     services.game_apply_action(game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll"})
-    loaded, mover = move_sql.lock_for_move(game.pk, bob.pk, "nope")
+    with connection.cursor() as cursor:
+        cursor.execute(move_sql.sql("game"), [game.pk])
+        loaded = move_sql.row_to_game(cursor.fetchone())
+
+        def mover(user, client_id):
+            cursor.execute(move_sql.sql("mover"), [client_id, user.pk, user.pk, game.pk])
+            return cursor.fetchone()
+
+        assert tuple(mover(bob, "nope"))[1:] == (1, None, 1)
+        assert mover(ann, "a-1")[2] == 1
     orm = Game.objects.get(pk=game.pk)
     for field in Game._meta.concrete_fields:
         assert getattr(loaded, field.attname) == getattr(orm, field.attname), field.name
     assert loaded.turn_started_at.tzinfo is not None
-    assert (mover.position, mover.earlier_seq, mover.is_member) == (1, None, True)
-    assert move_sql.lock_for_move(game.pk, ann.pk, "a-1")[1].earlier_seq == 1
-    assert move_sql.lock_for_move(game.pk + 1000, ann.pk, "a-1") is None
 
 
 @pytest.mark.parametrize(
@@ -138,36 +146,31 @@ def test_outside_a_database_call_a_broadcast_is_sent_at_once(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_outermost_move_on_postgresql_is_two_round_trips(make_user, monkeypatch):
+def test_a_move_is_broadcast_once_after_django_committed_it(make_user, monkeypatch):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
     services.game_join(game_id=game.pk, user=bob)
     services.game_start(game_id=game.pk, user=ann)
     sent = []
-    monkeypatch.setattr(
-        broadcast, "send_now", lambda game_id, payload, text=None: sent.append(payload["seq"])
+
+    def send_now(game_id, payload, text=None):
+        # Django knows the transaction: its on_commit runs after the COMMIT, outside any atomic block.
+        assert not connection.in_atomic_block and connection.get_autocommit()
+        sent.append((payload["seq"], Game.objects.get(pk=game_id).seq))
+
+    monkeypatch.setattr(broadcast, "send_now", send_now)
+    outcome = services.game_apply_action(
+        game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll", "keep": []}
     )
-    with CaptureQueriesContext(connection) as queries:
-        outcome = services.game_apply_action(
-            game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll", "keep": []}
-        )
-    writes = [q["sql"] for q in queries.captured_queries if "INSERT INTO games_action" in q["sql"]]
-    if connection.vendor == "postgresql":
-        # Django logs its own commit too (a no-op for psycopg once the transaction has ended).
-        assert len(writes) == 1 and writes[0].rstrip().endswith("COMMIT")
-        # ...and BEGIN with its first: the move is two round trips.
-        assert queries.captured_queries[0]["sql"].startswith("BEGIN;")
-        assert len(queries.captured_queries) == 2
-    assert sent == [outcome.seq] == [1]  # broadcast after the commit, once
-    assert Game.objects.get(pk=game.pk).seq == 1
-    assert not connection.in_atomic_block and connection.get_autocommit()
+    assert sent == [(outcome.seq, 1)] == [(1, 1)]  # broadcast once, after the commit
     # A refused move stores nothing and broadcasts nothing; the connection is usable after it.
-    with pytest.raises(services.InvalidAction):
+    with pytest.raises(InvalidAction):
         services.game_apply_action(
             game_id=game.pk, user=ann, client_id="a-2", action={"type": "bank", "keep": [9]}
         )
-    assert sent == [1]
+    assert len(sent) == 1
     assert Game.objects.get(pk=game.pk).seq == 1
     assert services.game_apply_action(
         game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll"}
     ).duplicate
+    assert len(sent) == 1

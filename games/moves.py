@@ -1,0 +1,250 @@
+"""A move: the one function that decides it (``decide``), and the driver that runs it in a thread.
+
+``decide`` is every rule of a move in one order: the envelope, the game locked, the mover (seat, an
+earlier action with the same id, the group membership), a repeated id answered with its first outcome,
+the game being played, the absence check of a skip, the engine with the dice rolled for it (once: they
+are recorded and stored with the move), seq and turn clock, the resignation, the end of the game and
+what it writes (every seat's score, result and summary), the event and its JSON. It is a generator
+that talks to the database only by yielding a ``Batch`` of named statements (games.move_sql) and
+receiving their rows, so that its transports differ in nothing but how they reach PostgreSQL:
+
+- ``apply_action`` below runs it inside Django's ``transaction.atomic()`` on the calling thread (the
+  services, tests, commands; the websockets on SQLite or with WS_ASYNC_MOVES off), and broadcasts with
+  ``transaction.on_commit``;
+- ``games.move_async.apply_action`` runs it on the event loop with psycopg's async connections (the
+  websockets on PostgreSQL), BEGIN sent with the first batch and COMMIT with the last.
+
+A ``GameError`` raised by ``decide`` rolls the transaction back: nothing is stored or broadcast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import broadcast, move_sql, rules
+from games.broadcast import encode
+from games.dice_source import RecordingDice
+from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
+from games.models import Action, Game, Seat
+from games.selectors import event_payload
+from games.summaries import seat_summary
+
+MAX_CLIENT_ID = 64
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    seq: int
+    duplicate: bool
+    event: dict
+    text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Named statements (games.move_sql) with their parameters, sent in one round trip where the
+    database allows it; answered with the rows of each (None for a statement without rows).
+    ``last``: the move's final writes (the async driver sends COMMIT with them)."""
+
+    statements: list[tuple[str, list]]
+    last: bool = False
+
+
+Decision = Generator[Batch, list, ActionOutcome]
+
+
+# --- the decision ----------------------------------------------------------------------------------
+
+
+def _usable_text(value: str) -> bool:
+    """Text PostgreSQL can store: no NUL, and valid UTF-8 (no lone surrogate from a JSON escape)."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def validate_envelope(client_id: Any, action: Any) -> None:
+    if (
+        not isinstance(client_id, str)
+        or not 1 <= len(client_id) <= MAX_CLIENT_ID
+        or not _usable_text(client_id)
+    ):
+        raise BadRequest(f"An action needs an id: a string of 1 to {MAX_CLIENT_ID} characters.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRequest("An action must be an object with a type.")
+
+
+def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
+    """The move of ``user`` in game ``game_id`` (see the module's docstring)."""
+    validate_envelope(client_id, action)
+    game_rows, mover_rows = yield Batch(
+        [("game", [game_id]), ("mover", [client_id, user.pk, user.pk, game_id])]
+    )
+    if not game_rows:
+        raise NotFound("There is no such game.")
+    game = move_sql.row_to_game(game_rows[0])
+    seat_pk, position, earlier_seq, is_member = mover_rows[0]
+    if seat_pk is None:
+        raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
+    # The event names the player: the user we already have saves a query.
+    seat = Seat(pk=seat_pk, game=game, user=user, position=position)
+    if not is_member:
+        raise Forbidden("You are no longer a member of this game's group.")
+    if earlier_seq is not None:
+        return (yield from _repeated(game, seat, earlier_seq))
+    if game.status != Game.Status.PLAYING:
+        raise Conflict("This game is not being played.", "not_playing")
+    now = timezone.now()
+    if action["type"] == "skip":
+        yield from _check_absent(game, seat, now)
+    dice = RecordingDice(game.kind)
+    state = play(game, user, action, dice, now)
+    logged = Action(
+        game=game,
+        seq=game.seq,
+        seat=seat,
+        client_id=client_id,
+        action=action,
+        dice=dice.rolls,
+        result=state.get("last_event") or {},
+        created_at=now,
+    )
+    writes: list[tuple[str, list]] = []
+    if action["type"] == "resign":
+        writes.append(("resign", [True, seat.pk]))
+    if game.engine.is_over(state):
+        writes += yield from _finish(game, state, now, logged.result)
+    event = event_payload(game, logged, seat)
+    state_json = encode(game.state)
+    insert, update = move_sql.write_params(logged, state_json)
+    yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
+    return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=encode(event, state=state_json))
+
+
+def play(game: Game, user, action: dict, dice, now) -> dict:
+    """Apply the action to the game in memory (state, seq, turn clock); the new state."""
+    before = game.engine.current_player(game.state)
+    try:
+        state = game.engine.apply(game.state, user.username, action, dice)
+    except rules.IllegalAction as exc:
+        raise InvalidAction(str(exc)) from None
+    game.seq += 1
+    game.state = state
+    if game.engine.current_player(state) != before:
+        game.turn_started_at = now
+    return state
+
+
+def _repeated(game: Game, seat: Seat, seq: int) -> Decision:
+    """A repeated action id (a resend, a second tab): the first outcome again, nothing written."""
+    ((seq, action, dice, result, created_at),) = (yield Batch([("earlier", [game.pk, seq])]))[0]
+    earlier = Action(
+        game=game,
+        seq=seq,
+        seat=seat,
+        action=move_sql.from_json(action),
+        dice=move_sql.from_json(dice),
+        result=move_sql.from_json(result),
+        created_at=move_sql.from_datetime(created_at),
+    )
+    return ActionOutcome(seq=seq, duplicate=True, event=event_payload(game, earlier, seat))
+
+
+def _check_absent(game: Game, sender: Seat, now) -> Decision:
+    """A skip needs the player to move to have been away longer than the game's absence limit."""
+    current = game.engine.current_player(game.state)
+    if current is None or current == sender.user.username:
+        return  # the engine refuses it: the game is over, or it is the sender's own turn
+    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    position = game.state["players"].index(current)
+    ((last_seen, connected),) = (
+        yield Batch([("absence", [move_sql.to_datetime(fresh), game.pk, position])])
+    )[0]
+    away = 0.0
+    if not connected:
+        since = [game.turn_started_at, move_sql.from_datetime(last_seen), game.started_at]
+        away = (now - max(t for t in since if t is not None)).total_seconds()
+    if away < game.absence_limit:
+        wait = int(game.absence_limit - away) + 1
+        raise InvalidAction(
+            f"{current} is still in the game; you may skip their turn after {wait} more seconds away.",
+            "not_absent",
+        )
+
+
+def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch, list, list]:
+    """The writes that end the game: its status, and every seat's score, result and summary.
+    ``last_result`` is the result of the final action, which is not in the log yet."""
+    engine = game.engine
+    farkle = game.kind == "farkle"
+    statements = [("seats", [game.pk])] + ([("results", [game.pk])] if farkle else [])
+    answers = yield Batch(statements)
+    results = [move_sql.from_json(r) for (r,) in answers[1]] + [last_result] if farkle else []
+    winners = set(engine.winners(state))
+    scores = engine.scores(state)
+    resigned = set(state.get("resigned", []))
+    players = state["players"]
+    game.status = Game.Status.ABANDONED if all(p in resigned for p in players) else Game.Status.FINISHED
+    game.finished_at = now
+    writes = [("finish_game", [game.status, move_sql.to_datetime(now), game.pk])]
+    for seat_pk, position in answers[0]:
+        player = players[position]
+        summary = encode(seat_summary(game.kind, state, player, results))
+        laps = state.get("laps") if farkle else None
+        outcome = [scores.get(player, 0), player in winners, player in resigned, laps, summary]
+        writes.append(("finish_seat", [*outcome, seat_pk]))
+    return writes
+
+
+# --- the driver in a thread ------------------------------------------------------------------------
+
+
+def run_sync(decision: Decision) -> ActionOutcome:
+    """Run a decision on Django's connection; the caller holds the transaction."""
+    answer = None
+    with connection.cursor() as cursor:
+        while True:
+            try:
+                batch = decision.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            answer = _execute(cursor, batch)
+
+
+def _execute(cursor, batch: Batch) -> list:
+    if connection.vendor != "postgresql":  # SQLite runs one statement per call
+        answers = []
+        for name, params in batch.statements:
+            cursor.execute(move_sql.sql(name), params)
+            answers.append(cursor.fetchall() if cursor.description else None)
+        return answers
+    cursor.execute(
+        ";\n".join(move_sql.sql(name) for name, _ in batch.statements),
+        [value for _, params in batch.statements for value in params],
+    )
+    answers = []
+    for i in range(len(batch.statements)):
+        if i:
+            cursor.nextset()
+        answers.append(cursor.fetchall() if cursor.description else None)
+    return answers
+
+
+def apply_action(*, game_id: int, user, client_id: Any, action: Any) -> ActionOutcome:
+    """Make the move in one transaction and broadcast it once that has committed."""
+    with transaction.atomic():
+        outcome = run_sync(decide(game_id=game_id, user=user, client_id=client_id, action=action))
+        if not outcome.duplicate:
+            transaction.on_commit(lambda: broadcast.send_now(game_id, outcome.event, outcome.text))
+    return outcome
