@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 
 import pytest
@@ -24,11 +25,18 @@ def django_db_setup(django_db_setup):
     dbpool.shutdown()
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 async def _close_move_pool():
-    """Each test's event loop closes the pool of moves it opened (games.move_async)."""
+    """A test's event loop closes the pool of moves it opened (games.move_async)."""
     yield
     await move_async.close_pool()
+
+
+def pytest_collection_modifyitems(items):
+    # Only coroutine tests have the event loop a pool belongs to (a sync test may run its own loop).
+    for item in items:
+        if inspect.iscoroutinefunction(getattr(item, "function", None)):
+            item.fixturenames.append("_close_move_pool")
 
 
 @pytest.fixture

@@ -7,81 +7,14 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
 from games import rules, services
 from games.models import Action, Game
-from games.routing import websocket_urlpatterns
+from tests.games.sockets import Client, app, new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-app = URLRouter(websocket_urlpatterns)
-
-
-class Client:
-    """One browser tab: a communicator plus everything it has received, in order."""
-
-    def __init__(self, user, game_id: int):
-        self.user = user
-        self.comm = WebsocketCommunicator(app, f"/ws/games/{game_id}/")
-        self.comm.scope["user"] = user
-        self.received: list[dict] = []
-        self.n = 0
-
-    async def open(self) -> dict:
-        connected, code = await self.comm.connect()
-        assert connected, code
-        return await self.next("snapshot")
-
-    async def next(self, kind: str, wait: float = 5) -> dict:
-        """The next message of this type, keeping every message in `received`."""
-        while True:
-            message = json.loads(await self.comm.receive_from(timeout=wait))
-            self.received.append(message)
-            if message["type"] == kind:
-                return message
-
-    async def drain(self) -> None:
-        while not await self.comm.receive_nothing(timeout=0.05):
-            self.received.append(json.loads(await self.comm.receive_from()))
-
-    async def act(self, action: dict) -> dict:
-        self.n += 1
-        client_id = f"{self.user.username}-{id(self)}-{self.n}"
-        await self.comm.send_json_to({"type": "action", "id": client_id, "action": action})
-        while True:
-            reply = await self.next_any()
-            if reply["type"] in ("ack", "error") and reply.get("id") == client_id:
-                return reply
-
-    async def next_any(self, wait: float = 5) -> dict:
-        message = json.loads(await self.comm.receive_from(timeout=wait))
-        self.received.append(message)
-        return message
-
-    async def until_seq(self, seq: int) -> dict:
-        """Wait for the event with this seq (it may arrive after the ack)."""
-        while not any(e["seq"] == seq for e in self.events()):
-            await self.next("event")
-        return next(e for e in self.events() if e["seq"] == seq)
-
-    def events(self) -> list[dict]:
-        return [m for m in self.received if m["type"] == "event"]
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-
-@database_sync_to_async
-def new_table(creator, others, kind, options=None) -> Game:
-    game = services.game_create(creator=creator, kind=kind, options=options, seats=1 + len(others))
-    for other in others:
-        services.game_join(game_id=game.pk, user=other)
-    if others:
-        services.game_start(game_id=game.pk, user=creator)
-    return Game.objects.get(pk=game.pk)
 
 
 @database_sync_to_async
