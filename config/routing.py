@@ -1,7 +1,9 @@
 """Websocket URL patterns of every app, gathered for config.asgi."""
 
 from django.conf import settings
+from django.urls import re_path
 
+from games.consumers import NoSuchPathConsumer
 from games.routing import websocket_urlpatterns as game_patterns
 
 websocket_urlpatterns = [*game_patterns]
@@ -11,3 +13,6 @@ if settings.BENCH_BASELINE:
     from bench.baseline_consumer import websocket_urlpatterns as bench_patterns
 
     websocket_urlpatterns += bench_patterns
+
+# Last: every other path is refused at the handshake rather than failing in the router.
+websocket_urlpatterns.append(re_path(r"", NoSuchPathConsumer.as_asgi()))

@@ -27,6 +27,7 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
+MAX_GAME_ID = 2**63 - 1
 
 
 _move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -36,6 +37,14 @@ class RateLimited(Exception):
     def __init__(self, refusal: Refusal):
         super().__init__(refusal.message)
         self.refusal = refusal
+
+
+class NoSuchPathConsumer(AsyncWebsocketConsumer):
+    """Any websocket path that is not a game's: refused at the handshake (HTTP 403), as a game that
+    does not exist is, instead of the router's exception (HTTP 500)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -52,6 +61,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self._uncounted: tuple[str, ...] = ()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        if not 0 < self.game_id <= MAX_GAME_ID:  # beyond the column's range: no such game
+            await self.close(code=CLOSE_NOT_FOUND)
             return
         self.limiter = ConnectionLimiter(self.user.pk)
         # Join the group before reading the snapshot so that no event falls between the two; an event

@@ -42,6 +42,10 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last event.")
+    # The game this one follows ("play again"): one next game per finished game, however many press it.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -27,12 +27,10 @@ from django.db import connection, models
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
 
-# Django's default table names (games_game ...) and Game's columns in field order; tests/games/
-# test_hot_path.py holds them to the models.
-GAME_COLUMNS = (
-    "id, kind, options, max_seats, absence_limit, status, group_id, creator_id, created_at, started_at, "
-    "finished_at, turn_started_at, state, seq"
-)
+# Django's default table names (games_game ...); tests/games/test_hot_path.py holds them to the models.
+# The game row is read column by column in the model's field order (row_to_game), so its columns come
+# from the model itself.
+GAME_COLUMNS = ", ".join(f"g.{f.column}" for f in Game._meta.concrete_fields)
 TABLES = {
     Game: "games_game",
     Seat: "games_seat",
@@ -44,12 +42,7 @@ LOCK_CLAUSE = " FOR UPDATE"
 
 # name: (SQL, the PostgreSQL types of its parameters if it is prepared on the move pool's connections)
 STATEMENTS: dict[str, tuple[str, str | None]] = {
-    "game": (
-        """SELECT g.id, g.kind, g.options, g.max_seats, g.absence_limit, g.status, g.group_id, g.creator_id,
-  g.created_at, g.started_at, g.finished_at, g.turn_started_at, g.state, g.seq
-FROM games_game g WHERE g.id = %s""",
-        "bigint",
-    ),
+    "game": (f"SELECT {GAME_COLUMNS} FROM games_game g WHERE g.id = %s", "bigint"),  # noqa: S608 - model columns
     "mover": (
         """SELECT s.id, s.position,
   (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),

@@ -161,7 +161,8 @@ def _announce_lobby(game: Game) -> None:
 
 
 def game_play_again(*, game_id: int, user) -> Game:
-    """A new game of the same kind, options, group and seats (same order), started at once."""
+    """A new game of the same kind, options, group and seats (same order), started at once; the one
+    already made if another player pressed first."""
     with transaction.atomic():
         old = _locked(game_id)
         seats = list(old.seats.select_related("user").order_by("position"))
@@ -169,6 +170,9 @@ def game_play_again(*, game_id: int, user) -> Game:
             raise Forbidden("Only the players of this game can start the next one.")
         if old.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
             raise Conflict("This game is not over yet.")
+        existing = Game.objects.filter(rematch_of=old).first()
+        if existing is not None:
+            return existing
         new = Game.objects.create(
             kind=old.kind,
             options=old.options,
@@ -176,6 +180,7 @@ def game_play_again(*, game_id: int, user) -> Game:
             group=old.group,
             creator=user,
             absence_limit=old.absence_limit,
+            rematch_of=old,
         )
         for seat in seats:
             Seat.objects.create(game=new, user=seat.user, position=seat.position)

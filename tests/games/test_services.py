@@ -328,3 +328,14 @@ def test_play_again_copies_the_seats_and_starts(ann, bob):
     assert new.status == Game.Status.PLAYING
     assert new.options == {"goal": 3000, "dice": 6}
     assert new.state["players"] == ["ann", "bob"]
+
+
+def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
+    game = table(ann, bob, kind="farkle", options={"goal": 3000})
+    act(game, ann, {"type": "resign"})
+    act(game, bob, {"type": "resign"})
+    first = services.game_play_again(game_id=game.pk, user=bob)
+    second = services.game_play_again(game_id=game.pk, user=ann)
+    assert second.pk == first.pk
+    assert Game.objects.filter(rematch_of=game).count() == 1
+    assert Game.objects.count() == 2
