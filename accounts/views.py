@@ -7,8 +7,9 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from .forms import ProfileForm, SignUpForm, ThrottledAuthenticationForm
 
@@ -25,6 +26,18 @@ class ThrottledLoginView(LoginView):
         return response
 
 
+def _next_or(request: HttpRequest, default: str) -> HttpResponse:
+    """Redirect to ``?next=`` only when it stays on this site (and on HTTPS if the request is): the
+    parameter comes from whoever wrote the link, so it must not send a new player elsewhere."""
+    target = request.GET.get("next")
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        # Not through redirect(): a user's string must not be looked up as a URL name.
+        return HttpResponseRedirect(target)
+    return redirect(default)
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
@@ -33,7 +46,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}!")
-        return redirect(request.GET.get("next") or "home")
+        return _next_or(request, "home")
     return render(request, "accounts/signup.html", {"form": form})
 
 

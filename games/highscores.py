@@ -14,6 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Seat
+from groups.models import Membership
 
 PERIODS = ("all", "month", "week")
 FARKLE_GOALS = (10000, 5000, 3000)
@@ -86,6 +87,24 @@ def _entry(seat: Seat, rank: int, kind: str) -> dict:
     }
 
 
+def _groups_seen_by(viewer, group_ids: set[int]) -> set[int]:
+    """Those of ``group_ids`` the viewer belongs to (all of them for staff): one query at most."""
+    if not group_ids or viewer is None or not viewer.is_authenticated:
+        return set()
+    if viewer.is_staff:
+        return group_ids
+    members = Membership.objects.filter(user=viewer, group_id__in=group_ids)
+    return set(members.values_list("group_id", flat=True))
+
+
+def _hide_foreign_groups(entries: list[dict], viewer) -> None:
+    """The score is public but the group is not: outsiders see the entry with "group": None."""
+    shown = _groups_seen_by(viewer, {e["group"] for e in entries if e["group"] is not None})
+    for entry in entries:
+        if entry["group"] not in shown:
+            entry["group"] = None
+
+
 def high_scores(
     kind: str,
     *,
@@ -95,7 +114,10 @@ def high_scores(
     viewer=None,
     limit: int = TOP,
 ) -> dict:
-    """The top entries and, for a signed-in viewer, their own best entry with its rank."""
+    """The top entries and, for a signed-in viewer, their own best entry with its rank.
+
+    An entry's group is shown only if ``viewer`` belongs to it (no viewer: to no one).
+    """
     board = Board(kind, period, goal if kind == "farkle" else None, group_id)
     rows = list(
         board.seats().select_related("user", "game").only(*ENTRY_FIELDS).order_by(*board.ordering())[:limit]
@@ -117,6 +139,7 @@ def high_scores(
         if best is not None:
             rank = board.seats().filter(board.better_than(best)).count() + 1
             mine = _entry(best, rank, kind)
+    _hide_foreign_groups(entries + ([mine] if mine else []), viewer)
     return {
         "kind": kind,
         "period": period,
