@@ -95,3 +95,34 @@ def test_production_passes_check_deploy_without_warnings():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+MOVE_PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({k: getattr(settings, k) for k in "
+    "('WS_ASYNC_MOVES', 'WS_DB_THREADS', 'CHANNEL_LAYERS', 'WS_MAX_MESSAGE_BYTES', 'DATABASES')}))"
+)
+
+
+def _move_settings(module: str, env: dict) -> dict:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("WS_", "CONN_", "DJANGO_"))}
+    clean.update(env, DJANGO_SETTINGS_MODULE=module)
+    result = subprocess.run(
+        [sys.executable, "-c", MOVE_PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.slow_subprocess
+def test_the_suites_make_moves_the_way_production_does():
+    """Tests run what production runs: on the same database and layer, the test settings move, thread
+    and broadcast as production's do (the suite's PostgreSQL pass thus plays on the event loop)."""
+    env = {
+        "DATABASE_URL": "postgres://u:p@db.example:5432/dice",
+        "REDIS_URL": "redis://cache.example:6379/0",
+        "SECRET_KEY": "x" * 60,
+    }
+    production = _move_settings("config.settings.production", env)
+    assert production["WS_ASYNC_MOVES"] is True
+    assert _move_settings("config.settings.test", env) == production
