@@ -27,7 +27,7 @@ BOTTOM = (
 )
 BOXES = TOP + BOTTOM
 FACE = dict(zip(TOP, FACES, strict=True))
-# Rows where a non-zero score must take the right-most empty box.
+# Rows where a non-zero score takes the right-most empty box, whichever column (empty or not) was picked.
 RIGHT_MOST = frozenset({"full_house", "small_straight", "large_straight", "quintzee"})
 LABELS = {
     "ones": "Ones",
@@ -97,14 +97,21 @@ def _new_card() -> dict:
 
 def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -> Placement:
     columns = card["columns"]
-    if columns[picked - 1]["boxes"][box] is not None:
-        raise IllegalAction(f"{LABELS[box]} in column {picked} is already filled.")
-    lands = picked
     note = ""
     if value and box in RIGHT_MOST:
-        lands = max(col["column"] for col in columns if col["boxes"][box] is None)
+        # RULINGS 1: a non-zero score takes the right-most empty box of the row "whichever column the
+        # player picked", so the picked box itself may already be filled (by a scratch or a score).
+        empty = [col["column"] for col in columns if col["boxes"][box] is None]
+        if not empty:
+            raise IllegalAction(f"All three {LABELS[box]} boxes are filled.")
+        lands = max(empty)
         if lands != picked:
             note = f" It goes to column {lands}, the right-most empty {LABELS[box]} box."
+    else:
+        # A scratch, and every score in the other rows, goes into the picked box.
+        if columns[picked - 1]["boxes"][box] is not None:
+            raise IllegalAction(f"{LABELS[box]} in column {picked} is already filled.")
+        lands = picked
     bonus = 0
     # Checked on the card before this turn: the five of a kind that fills the last Quintzee box earns none.
     if five and value and all(col["boxes"]["quintzee"] is not None for col in columns):

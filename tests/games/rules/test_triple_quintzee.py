@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -156,17 +157,213 @@ def test_a_scratch_in_the_middle_then_a_score_from_the_left(dice):
     assert boxes(state, "large_straight") == [40, 0, 40]
 
 
-def test_the_picked_box_must_be_empty_even_if_the_score_would_land_elsewhere(dice):
+RIGHT_MOST_ROLLS = [
+    ("full_house", [2, 2, 2, 5, 5], 25),
+    ("small_straight", [1, 2, 3, 4, 6], 30),
+    ("large_straight", [2, 3, 4, 5, 6], 40),
+    ("quintzee", [5, 5, 5, 5, 5], 50),
+]
+# A roll worth 0 in each right-most row.
+RIGHT_MOST_ZEROS = {
+    "full_house": [1, 2, 4, 5, 6],
+    "small_straight": [1, 1, 2, 5, 6],
+    "large_straight": [1, 1, 1, 1, 2],
+    "quintzee": [1, 2, 4, 5, 6],
+}
+
+
+def test_a_full_house_picked_in_a_scratched_box_lands_in_the_right_most_empty_box(dice):
+    # RULINGS 1: a non-zero score "always goes into the right-most empty box of that row, whichever
+    # column the player picked", also when the picked column's box is already filled.
     state = tq.new_game(["ann"])
     state = turn(state, dice, [1, 2, 4, 5, 6], "full_house", 1)  # scratch in column 1
+    assert boxes(state, "full_house") == [0, None, None]
     state = roll(state, dice, [2, 2, 2, 5, 5])
+    state = put(state, dice, "full_house", 1)
+    assert boxes(state, "full_house") == [0, None, 25]
+    assert tq.scores(state) == {"ann": 75}  # column 3's multiplier, not column 1's
+    event = state["last_event"]
+    assert (event["box"], event["column"], event["picked"], event["points"]) == ("full_house", 3, 1, 25)
+    assert event["text"] == (
+        "ann scored 25 in Full House, column 3. It goes to column 3, the right-most empty Full House box."
+    )
+
+
+@pytest.mark.parametrize(("box", "faces", "value"), RIGHT_MOST_ROLLS)
+@pytest.mark.parametrize("scratched", [1, 2, 3])
+def test_a_non_zero_score_picked_in_a_scratched_box_lands_right_most_in_every_row(
+    dice, box, faces, value, scratched
+):
+    state = turn(tq.new_game(["ann"]), dice, RIGHT_MOST_ZEROS[box], box, scratched)
+    state = turn(state, dice, faces, box, scratched)
+    lands = 2 if scratched == 3 else 3
+    expected = [None, None, None]
+    expected[scratched - 1] = 0
+    expected[lands - 1] = value
+    assert boxes(state, box) == expected
+    assert tq.scores(state) == {"ann": lands * value}
+    event = state["last_event"]
+    assert (event["column"], event["picked"], event["points"]) == (lands, scratched, value)
+    assert event["text"].startswith(f"ann scored {value} in {tq.LABELS[box]}, column {lands}.")
+
+
+def test_a_pick_on_a_box_filled_with_points_lands_in_the_right_most_empty_box(dice):
+    state = tq.new_game(["ann"])
+    state = turn(state, dice, [1, 2, 3, 4, 6], "small_straight", 1)  # lands in column 3
+    state = turn(state, dice, [3, 4, 5, 6, 6], "small_straight", 3)  # column 3 is filled: lands in 2
+    assert boxes(state, "small_straight") == [None, 30, 30]
+    assert tq.scores(state) == {"ann": 3 * 30 + 2 * 30}
+    state = turn(state, dice, [2, 3, 4, 5, 5], "small_straight", 2)  # column 2 is filled: lands in 1
+    assert boxes(state, "small_straight") == [30, 30, 30]
+    assert tq.scores(state) == {"ann": 6 * 30}
+    assert (state["last_event"]["column"], state["last_event"]["picked"]) == (1, 2)
+
+
+def test_a_scratch_needs_the_picked_box_empty(dice):
+    # A zero goes into the column the player picked, so that box must be empty.
+    state = tq.new_game(["ann"])
+    state = turn(state, dice, [1, 2, 4, 5, 6], "full_house", 1)
+    state = roll(state, dice, [1, 2, 4, 5, 6])
     with pytest.raises(IllegalAction, match="Full House in column 1 is already filled"):
         put(state, dice, "full_house", 1)
-    state = put(state, dice, "full_house", 2)
+    state = put(state, dice, "full_house", 2)  # a scratch next to the first one, not moved right
+    assert boxes(state, "full_house") == [0, 0, None]
+    state = turn(state, dice, [2, 2, 2, 5, 5], "full_house", 3)
+    assert boxes(state, "full_house") == [0, 0, 25]
+
+
+@pytest.mark.parametrize(("box", "faces", "value"), RIGHT_MOST_ROLLS)
+def test_a_full_row_refuses_every_pick(dice, box, faces, value):
+    state = tq.new_game(["ann"])
+    for _ in range(3):
+        state = turn(state, dice, faces, box, 1)
+    assert boxes(state, box) == [value] * 3
+    state = roll(state, dice, faces)
+    for column in (1, 2, 3):
+        with pytest.raises(IllegalAction, match=f"All three {tq.LABELS[box]} boxes are filled"):
+            put(state, dice, box, column)
+    assert not any(a["type"] == "score" and a["box"] == box for a in tq.legal_actions(state))
+    assert not any(e["box"] == box for e in tq.preview(state)["boxes"])
+    state = put(state, dice, "chance", 1)
+    state = roll(state, dice, RIGHT_MOST_ZEROS[box])
+    for column in (1, 2, 3):
+        with pytest.raises(IllegalAction, match=f"{tq.LABELS[box]} in column {column} is already filled"):
+            put(state, dice, box, column)
+    put(state, dice, "chance", 2)
+
+
+@pytest.mark.parametrize(
+    ("box", "faces"), [("chance", [6, 6, 6, 6, 5]), ("three_of_a_kind", [4, 4, 4, 1, 2]), ("sixes", [6] * 5)]
+)
+def test_other_rows_refuse_a_filled_picked_box(dice, box, faces):
+    state = turn(tq.new_game(["ann"]), dice, [1, 1, 2, 3, 5], box, 1)  # a 0 (12 in Chance)
+    state = roll(state, dice, faces)
+    with pytest.raises(IllegalAction, match=f"{tq.LABELS[box]} in column 1 is already filled"):
+        put(state, dice, box, 1)
+    assert {"type": "score", "box": box, "column": 1} not in tq.legal_actions(state)
+    state = put(state, dice, box, 2)
+    assert boxes(state, box)[1:] == [tq.score(box, faces), None]
+
+
+def test_a_quintzee_bonus_picked_in_a_scratched_box_goes_to_the_landing_column(dice):
+    state = tq.new_game(["ann"])
+    for c in (1, 2, 3):
+        state = turn(state, dice, [1, 2, 3, 4, 6], "quintzee", c)
+    state = turn(state, dice, [1, 2, 3, 4, 6], "full_house", 1)
+    state = turn(state, dice, [6] * 5, "full_house", 1)
     assert boxes(state, "full_house") == [0, None, 25]
+    assert [col(state, c)["quintzee_bonus"] for c in (1, 2, 3)] == [0, 0, 100]
+    assert tq.scores(state) == {"ann": 3 * 125}
+    event = state["last_event"]
+    assert (event["column"], event["picked"], event["bonus"]) == (3, 1, 100)
+    assert "Quintzee bonus: 100 more in column 3." in event["text"]
+
+
+def test_legal_actions_and_preview_offer_a_scratched_box_that_a_score_leaves(dice):
+    state = tq.new_game(["ann"])
+    state = turn(state, dice, [1, 2, 4, 5, 6], "full_house", 1)
     state = roll(state, dice, [2, 2, 2, 5, 5])
-    with pytest.raises(IllegalAction, match="Full House in column 3 is already filled"):
-        put(state, dice, "full_house", 3)
+    legal = tq.legal_actions(state)
+    assert {"type": "score", "box": "full_house", "column": 1} in legal
+    entries = {(e["box"], e["column"]): e for e in tq.preview(state)["boxes"]}
+    assert entries["full_house", 1] == {"box": "full_house", "column": 1, "value": 25, "lands": 3}
+    assert entries["full_house", 2] == {"box": "full_house", "column": 2, "value": 25, "lands": 3}
+    assert entries["full_house", 3] == {"box": "full_house", "column": 3, "value": 25, "lands": 3}
+    # The dice are worth 0 in Large Straight: no pick lands anywhere but where it was made.
+    assert entries["large_straight", 1]["lands"] == 1
+    # Dice worth 0 here: the scratched box is not offered.
+    state = put(state, dice, "chance", 1)
+    state = roll(state, dice, [1, 2, 4, 5, 6])
+    assert {"type": "score", "box": "full_house", "column": 1} not in tq.legal_actions(state)
+    assert ("full_house", 1) not in {(e["box"], e["column"]) for e in tq.preview(state)["boxes"]}
+    put(state, dice, "chance", 2)
+
+
+def _reachable_rows(value):
+    """Every row a game can reach: (None, 0 or value) per column, where a non-zero box has no empty
+    box to its right (it took the right-most empty one when it was scored)."""
+    out = []
+    for row in itertools.product((None, 0, value), repeat=3):
+        if all(row[k] is None or row[k] == 0 or None not in row[k + 1 :] for k in range(3)):
+            out.append(row)
+    return out
+
+
+@pytest.mark.parametrize(("box", "faces", "value"), RIGHT_MOST_ROLLS)
+def test_right_most_rule_on_every_reachable_row(box, faces, value):
+    """Property, exhaustively: on every reachable row, every pick with a non-zero or a zero score is
+    accepted exactly when the ruling allows it, lands where it says, and legal_actions, preview, the
+    event and the totals all agree."""
+    zero = RIGHT_MOST_ZEROS[box]
+    for row in _reachable_rows(value):
+        # Build the row by play: the scratches first, then the scores from the right.
+        state = tq.new_game(["ann"])
+        plan = [(zero, c) for c in (1, 2, 3) if row[c - 1] == 0]
+        plan += [(faces, c) for c in (3, 2, 1) if row[c - 1]]
+        for rolled, column in plan:
+            state = _play(state, rolled, box, column)
+        assert tuple(boxes(state, box)) == row, row
+        for rolled, points in ((faces, value), (zero, 0)):
+            state_rolled = _play_roll(state, rolled)
+            legal = tq.legal_actions(state_rolled)
+            entries = {(e["box"], e["column"]): e for e in tq.preview(state_rolled)["boxes"]}
+            empty = [c for c in (1, 2, 3) if row[c - 1] is None]
+            for picked in (1, 2, 3):
+                if points:
+                    lands = max(empty) if empty else None
+                else:
+                    lands = picked if row[picked - 1] is None else None
+                action = {"type": "score", "box": box, "column": picked}
+                if lands is None:
+                    assert action not in legal, (row, picked, points)
+                    assert (box, picked) not in entries
+                    with pytest.raises(IllegalAction):
+                        tq.apply(state_rolled, "ann", action, _no_dice)
+                    continue
+                assert action in legal, (row, picked, points)
+                assert entries[box, picked] == {"box": box, "column": picked, "value": points, "lands": lands}
+                after = tq.apply(state_rolled, "ann", action, _no_dice)
+                expected = list(row)
+                expected[lands - 1] = points
+                assert boxes(after, box) == expected, (row, picked, points)
+                assert tq.scores(after)["ann"] - tq.scores(state)["ann"] == lands * points
+                event = after["last_event"]
+                assert (event["column"], event["picked"], event["points"]) == (lands, picked, points)
+                assert event["text"].startswith(f"ann scored {points} in {tq.LABELS[box]}, column {lands}.")
+
+
+def _no_dice(n):
+    raise AssertionError("no roll expected")
+
+
+def _play_roll(state, faces):
+    return tq.apply(state, "ann", {"type": "roll", "hold": []}, lambda n: list(faces))
+
+
+def _play(state, faces, box, column):
+    return tq.apply(
+        _play_roll(state, faces), "ann", {"type": "score", "box": box, "column": column}, _no_dice
+    )
 
 
 @pytest.mark.parametrize(
@@ -623,7 +820,9 @@ def test_legal_actions_follow_the_turn(dice):
     actions = tq.legal_actions(state)
     assert all(a["type"] == "score" for a in actions)
     scores = {(a["box"], a["column"]) for a in actions}
-    assert len(scores) == 38 and ("full_house", 3) not in scores and ("full_house", 1) in scores
+    # Five 1s are a full house: picked in the filled column 3, it would land in column 2.
+    assert len(scores) == 39 and ("full_house", 3) in scores and ("full_house", 1) in scores
+    assert {"box": "full_house", "column": 3, "value": 25, "lands": 2} in tq.preview(state)["boxes"]
 
 
 def test_legal_actions_are_exactly_what_apply_accepts(dice):
@@ -675,6 +874,13 @@ def test_random_games_keep_the_contract(seed):
             action = rng.choice(tq.legal_actions(state))
         before = json.dumps(state, sort_keys=True)
         new = tq.apply(state, player, action, source)
+        if action["type"] == "score" and action["box"] in tq.RIGHT_MOST:
+            row = boxes(state, action["box"], player)
+            value = tq.score(action["box"], state["dice"])
+            event = new["last_event"]
+            # The right-most rule: a non-zero score takes the right-most empty box, a zero the picked one.
+            lands = max(c for c in (1, 2, 3) if row[c - 1] is None) if value else action["column"]
+            assert (event["column"], event["picked"], event["points"]) == (lands, action["column"], value)
         assert json.dumps(state, sort_keys=True) == before
         assert json.loads(json.dumps(new)) == new
         for p, card in new["cards"].items():
