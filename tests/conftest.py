@@ -6,9 +6,11 @@ import inspect
 import itertools
 
 import pytest
+from channels.testing import WebsocketCommunicator
 
 from games import dbpool, move_async
 from games.dice_source import write_script
+from tests.protocol import check_server_frame
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
 # end-to-end journeys in tests/e2e/.
@@ -37,6 +39,28 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
             item.fixturenames.append("_close_move_pool")
+
+
+@pytest.fixture(autouse=True)
+def _validate_received_frames(monkeypatch):
+    """Every frame a test receives from a game socket in-process follows docs/protocol.schema.json.
+
+    The hook is WebsocketCommunicator.receive_output, which receive_from and receive_json_from go
+    through and which some tests read directly (the raw ASGI messages): each websocket.send it hands
+    over is parsed and validated, or the test fails with the schema's complaint. What a test sends is
+    never checked (many frames are malformed on purpose); the server's answers to them must still
+    follow the protocol. The real websocket clients (tests/reliability/conftest.py's Socket, the
+    browser tests' pages) validate what they receive themselves.
+    """
+    receive_output = WebsocketCommunicator.receive_output
+
+    async def validated_receive_output(self, *args, **kwargs):
+        output = await receive_output(self, *args, **kwargs)
+        if output.get("type") == "websocket.send" and self.scope.get("path", "").startswith("/ws/games/"):
+            check_server_frame(output["text"] if "text" in output else output.get("bytes"))
+        return output
+
+    monkeypatch.setattr(WebsocketCommunicator, "receive_output", validated_receive_output)
 
 
 @pytest.fixture

@@ -11,9 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import connection
 from playwright.sync_api import Page
 
+from tests.protocol import check_server_frame
+
 
 class ConsoleWatch:
-    """Collects page errors and console errors of the pages it watches; `check()` fails on any."""
+    """Collects page errors, console errors and game-socket frames that break the protocol
+    (docs/protocol.schema.json) of the pages it watches; `check()` fails on any."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
@@ -30,6 +33,20 @@ class ConsoleWatch:
                 self.problems.append(f"{who}: console error: {msg.text}")
 
         page.on("console", console)
+
+        def websocket(ws):
+            if "/ws/games/" not in ws.url:
+                return
+
+            def frame(payload):
+                try:
+                    check_server_frame(payload)
+                except AssertionError as exc:
+                    self.problems.append(f"{who}: frame from {ws.url}: {exc}")
+
+            ws.on("framereceived", frame)
+
+        page.on("websocket", websocket)
         return page
 
     def check(self) -> None:

@@ -24,6 +24,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests.protocol import check_server_frame
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 
@@ -222,7 +224,8 @@ class Socket:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, wait: float = 10) -> dict:
-        message = json.loads(await asyncio.wait_for(self.ws.recv(), wait))
+        """The next frame, checked against docs/protocol.schema.json (tests/protocol.py)."""
+        message = check_server_frame(await asyncio.wait_for(self.ws.recv(), wait))
         self.inbox.append(message)
         return message
 

@@ -7,7 +7,6 @@ Used by the concurrency hammer, the restart test and the Redis-outage test.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections import Counter
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 
 from games import rules
 from games.models import Action, Game
+from tests.protocol import check_server_frame
 from tests.reliability.conftest import Socket
 
 # Never bank to within this many points of the goal: the hammer's game must not end.
@@ -97,7 +97,7 @@ class Tab:
     async def pump(self, wait: float) -> dict | None:
         """Handle the next message, if one comes within `wait` seconds."""
         try:
-            message = json.loads(await asyncio.wait_for(self.sock.ws.recv(), wait))
+            message = check_server_frame(await asyncio.wait_for(self.sock.ws.recv(), wait))
         except TimeoutError:
             return None
         await self.handle(message)
