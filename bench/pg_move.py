@@ -2,9 +2,10 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dicehall_loadbench python -m bench.pg_move --moves 3000
 
-Makes --moves moves on one solo game the way games.move_async does (two round trips: "BEGIN; SELECT ...
-FOR UPDATE" and "INSERT; UPDATE; COMMIT", with a state of the game's real size) on one connection, once
-with the SQL text of games.move_sql and once with its PREPAREd statements, alternating --rounds times.
+Makes --moves moves on one solo game the way games.move_async does (two round trips: "BEGIN; the game
+FOR UPDATE; the mover" and "INSERT; UPDATE; COMMIT", with a state of the game's real size) on one
+connection, once with the SQL text of games.move_sql and once with its PREPAREd statements, alternating
+--rounds times.
 Reports, per move, the server backend's CPU (read from /proc: PostgreSQL must run on this machine), the
 wall time and this process's CPU. The game and its log are deleted at the end.
 """
@@ -52,10 +53,9 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
     async with await psycopg.AsyncConnection.connect(**move_async.connection_kwargs()) as conn:
         if prepared:
             await conn.execute(move_sql.PREPARE_SQL)
-            load_sql, write_sql = move_sql.BEGIN_LOAD_PREPARED_SQL, move_sql.INSERT_UPDATE_COMMIT_PREPARED_SQL
-        else:
-            load_sql = "BEGIN;" + move_sql.LOAD_SQL + move_sql.LOCK_CLAUSE
-            write_sql = move_sql.INSERT_UPDATE_COMMIT_SQL
+        text = move_sql.prepared_sql if prepared else move_sql.sql
+        load_sql = f"BEGIN;{text('game')};{text('mover')}"
+        write_sql = f"{text('insert')};{text('update')};COMMIT"
         pid = conn.info.backend_pid
         cursor = conn.cursor()
         await cursor.execute("SELECT seq FROM games_game WHERE id = %s", [game_id])
@@ -64,7 +64,9 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
         for i in range(moves):
             seq += 1
             client_id = f"{tag}-{i}"
-            await cursor.execute(load_sql, [client_id, user_id, user_id, game_id])
+            await cursor.execute(load_sql, [game_id, client_id, user_id, user_id, game_id])
+            cursor.nextset()
+            await cursor.fetchone()
             cursor.nextset()
             await cursor.fetchone()
             insert = [game_id, seq, seat_id, client_id, '{"type":"roll"}', "[[1,2,3,4,5]]", "{}", now]
