@@ -8,15 +8,11 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from games.rules import painted_dicez
 from groups import services as group_services
 
 pytestmark = pytest.mark.django_db
 
-PD_BOXES = [
-    "ones", "twos", "threes", "fours", "fives", "sixes", "blues", "reds", "pinks", "greens", "yellows",
-    "four_of_a_kind", "four_of_a_color", "full_house", "painted_house", "straight", "rainbow", "flush",
-    "dicez", "chance",
-]  # fmt: skip
 RAINBOW_STRAIGHT = [[1, "blue"], [2, "red"], [3, "pink"], [4, "green"], [5, "yellow"]]
 BOARD = {"kind": "painted-dicez"}
 
@@ -24,7 +20,7 @@ BOARD = {"kind": "painted-dicez"}
 def painted_solo(user, scripted_dice, group=None) -> Game:
     game = services.game_create(creator=user, kind="painted-dicez", seats=1, group=group)
     scripted_dice(*([RAINBOW_STRAIGHT] * 20))
-    for n, box in enumerate(PD_BOXES):
+    for n, box in enumerate(painted_dicez.BOXES):
         for action in ({"type": "roll", "hold": []}, {"type": "score", "box": box}):
             client_id = f"{box}-{n}-{action['type']}"
             services.game_apply_action(game_id=game.pk, user=user, client_id=client_id, action=action)
