@@ -1,30 +1,99 @@
-"""The four games as the site presents them: engine names plus a one-line pitch each."""
+"""The games as the site presents them, read from the engines' declarations (docs/engine.md).
+
+Pages, forms, statistics and high scores ask a GameKind what they need (name, pitch, options, how
+results rank, the per-seat figures) instead of knowing any game by its slug.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from games import rules
-
-PITCHES = {
-    "triple-quintzee": "Three columns worth 1x, 2x and 3x: 39 boxes to fill; big scores belong on the right.",
-    "triple-yahtzee-99": "Triple Yahtzee with Xtra Ones, jokers and columns that upgrade to 2x, 3x and 5x.",
-    "painted-dicez": "Every die has a colour too: flushes, rainbows and painted houses on a 20-box card.",
-    "farkle": "Six dice, push your luck: bank 300 or more, confirm hot dice, reach the goal in fewest laps.",
-}
+from games.rules import declare
 
 
 @dataclass(frozen=True)
 class GameKind:
-    slug: str
-    name: str
-    pitch: str
-    min_players: int
-    max_players: int
+    engine: Any
+
+    @property
+    def slug(self) -> str:
+        return self.engine.slug
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def pitch(self) -> str:
+        return self.engine.pitch
+
+    @property
+    def min_players(self) -> int:
+        return self.engine.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.engine.max_players
+
+    @property
+    def options(self) -> tuple[declare.Option, ...]:
+        return self.engine.options
+
+    @property
+    def ranking(self) -> declare.Ranking:
+        return self.engine.ranking
+
+    @property
+    def figures(self) -> Any:
+        return self.engine.FIGURES
+
+    @property
+    def separating(self) -> declare.Option | None:
+        """The option that keeps results apart (Farkle's goal): its own lists and statistics."""
+        return declare.separating_option(self.engine)
+
+    def variant(self, raw: Any = None) -> int | None:
+        """The separating option's value from ``raw`` (a query value; its default when absent);
+        None for a game without one. ValueError for a value that is not one of its choices."""
+        option = self.separating
+        if option is None:
+            return None
+        if raw in (None, ""):
+            return option.default
+        value = option.parse(raw)
+        if value is None:
+            raise ValueError(f"no such {option.name}")
+        return value
+
+    def variants(self) -> tuple[int | None, ...]:
+        """One value per separate list of results: the separating option's choices, else (None,)."""
+        option = self.separating
+        return option.values if option is not None else (None,)
+
+    def option_text(self, options: Mapping[str, Any] | None) -> str:
+        return declare.option_text(self.engine, options)
+
+    def display_name(self, variant: int | None) -> str:
+        """The name of one list of results: "Farkle (10000) — goal 3000"."""
+        option = self.separating
+        if option is None or variant is None:
+            return self.name
+        return f"{self.name} — {option.text.format(value=variant).lower()}"
 
 
-KINDS: tuple[GameKind, ...] = tuple(
-    GameKind(slug, engine.name, PITCHES[slug], engine.min_players, engine.max_players)
-    for slug, engine in rules.ENGINES.items()
-)
-BY_SLUG = {kind.slug: kind for kind in KINDS}
+def kinds() -> list[GameKind]:
+    """Every game the site offers, in the engines' order."""
+    return [GameKind(engine) for engine in rules.ENGINES.values()]
+
+
+def resolve(kind: str | GameKind) -> GameKind:
+    """A GameKind for a slug (KeyError for an unknown one), or the GameKind itself."""
+    return kind if isinstance(kind, GameKind) else GameKind(rules.get(kind))
+
+
+def kind(slug: str) -> GameKind | None:
+    engine = rules.ENGINES.get(slug)
+    return GameKind(engine) if engine is not None else None

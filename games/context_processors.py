@@ -1,7 +1,7 @@
 from django.http import HttpRequest
 
-from .catalogue import KINDS
+from .catalogue import kinds
 
 
 def game_kinds(request: HttpRequest) -> dict:
-    return {"game_kinds": KINDS}
+    return {"game_kinds": kinds()}

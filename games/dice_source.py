@@ -15,13 +15,14 @@ from pathlib import Path
 
 from django.conf import settings
 
-COLOURS = ("blue", "red", "pink", "green", "yellow")
+from games import rules
+from games.rules.dice import COLOURS
 
 _system = secrets.SystemRandom()
 
 
 def system_roll(kind: str) -> Callable[[int], list]:
-    painted = kind == "painted-dicez"
+    painted = rules.get(kind).dice_kind == "painted"
 
     def roll(n: int) -> list:
         if painted:

@@ -1,24 +1,37 @@
-"""The form for creating a game: kind, seats, Farkle options, absence limit, optional group."""
+"""The form for creating a game: kind, seats, the engines' own options, absence limit, optional group."""
 
 from __future__ import annotations
 
 from django import forms
 
-from games.catalogue import KINDS
+from games import catalogue
 
-FARKLE_GOALS = [(10000, "10,000"), (5000, "5,000"), (3000, "3,000")]
+
+def _option_fields() -> dict[str, forms.Field]:
+    """One choice field per option the engines declare; ``data-kinds`` names the games that have it, so
+    the page shows it only for them."""
+    fields: dict[str, forms.Field] = {}
+    for kind in catalogue.kinds():
+        for option in kind.options:
+            field = fields.get(option.name)
+            if field is None:
+                field = forms.TypedChoiceField(
+                    choices=option.choices,
+                    coerce=int,
+                    initial=option.default,
+                    required=False,
+                    label=option.label,
+                )
+                field.widget.attrs["data-kinds"] = ""
+                fields[option.name] = field
+            field.widget.attrs["data-kinds"] = f"{field.widget.attrs['data-kinds']} {kind.slug}".strip()
+    return fields
 
 
 class GameCreateForm(forms.Form):
-    kind = forms.ChoiceField(choices=[(k.slug, k.name) for k in KINDS])
+    kind = forms.ChoiceField()
     seats = forms.IntegerField(
         min_value=1, max_value=6, initial=2, help_text="1 plays solo and starts at once."
-    )
-    goal = forms.TypedChoiceField(
-        choices=FARKLE_GOALS, coerce=int, initial=10000, required=False, label="Farkle goal"
-    )
-    dice = forms.TypedChoiceField(
-        choices=[(6, "6 dice"), (5, "5 dice")], coerce=int, initial=6, required=False, label="Farkle dice"
     )
     absence_limit = forms.IntegerField(
         min_value=10,
@@ -31,9 +44,13 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args, groups=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(k.slug, k.name) for k in catalogue.kinds()]
+        # The engines' options go after the number of seats, where the page has always shown them.
+        fields = list(self.fields.items())
+        self.fields = dict(fields[:2] + list(_option_fields().items()) + fields[2:])
         self.fields["group"].choices = [("", "No group: anyone may join"), *((g.pk, g.name) for g in groups)]
 
     def engine_options(self) -> dict:
-        if self.cleaned_data["kind"] != "farkle":
-            return {}
-        return {"goal": self.cleaned_data.get("goal") or 10000, "dice": self.cleaned_data.get("dice") or 6}
+        """The chosen game's options, each its default when left out."""
+        kind = catalogue.kind(self.cleaned_data["kind"])
+        return {o.name: self.cleaned_data.get(o.name) or o.default for o in kind.options}

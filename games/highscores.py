@@ -1,23 +1,25 @@
 """High-score lists: per game kind, global or per group, for all time, this month or this week.
 
-Card games rank seats by total; Farkle ranks the winners of one goal by fewest laps, then higher final
-score, then the earlier game. Every entry is one finished seat (a player may appear more than once),
-and it says whether the game was solo.
+Each engine declares how its results rank (docs/engine.md): card games by total; Farkle ranks the
+winners of one goal by fewest laps, then higher final score. Ties go to the earlier game. Every entry is
+one finished seat (a player may appear more than once), and it says whether the game was solo.
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import reduce
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.catalogue import GameKind, resolve
 from games.models import Game, Seat
 from groups.models import Membership
 
 PERIODS = ("all", "month", "week")
-FARKLE_GOALS = (10000, 5000, 3000)
 TOP = 25
 
 
@@ -34,32 +36,41 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
 
 @dataclass(frozen=True)
 class Board:
-    kind: str
+    kind: GameKind
     period: str
     goal: int | None
     group_id: int | None
 
     def seats(self) -> QuerySet:
-        qs = Seat.objects.filter(game__kind=self.kind, game__status=Game.Status.FINISHED, resigned=False)
+        qs = Seat.objects.filter(game__kind=self.kind.slug, game__status=Game.Status.FINISHED, resigned=False)
         start = period_start(self.period)
         if start is not None:
             qs = qs.filter(game__finished_at__gte=start)
         if self.group_id is not None:
             qs = qs.filter(game__group_id=self.group_id)
-        if self.kind == "farkle":
-            qs = qs.filter(winner=True, game__options__goal=self.goal or 10000)
+        if self.kind.ranking.winners_only:
+            qs = qs.filter(winner=True)
+        option = self.kind.separating
+        if option is not None:
+            qs = qs.filter(**{f"game__options__{option.name}": self.goal or option.default})
         return qs
 
     def ordering(self) -> list:
-        if self.kind == "farkle":
-            return ["laps", "-final_score", "game__finished_at", "pk"]
-        return ["-final_score", "game__finished_at", "pk"]
+        return [*self.kind.ranking.order, "game__finished_at", "pk"]
 
     def better_than(self, seat: Seat) -> Q:
-        """Entries that rank strictly above ``seat`` (equal figures share a rank)."""
-        if self.kind == "farkle":
-            return Q(laps__lt=seat.laps) | Q(laps=seat.laps, final_score__gt=seat.final_score)
-        return Q(final_score__gt=seat.final_score)
+        """Entries that rank strictly above ``seat`` (equal figures share a rank): better on the first
+        key of the ranking, or equal on it and better on the next, and so on."""
+        above, equal = [], Q()
+        for key in self.kind.ranking.order:
+            field = key.lstrip("-")
+            value = getattr(seat, field)
+            above.append(equal & Q(**{f"{field}__{'gt' if key.startswith('-') else 'lt'}": value}))
+            equal &= Q(**{field: value})
+        return reduce(operator.or_, above)
+
+    def figures(self, seat: Seat) -> tuple:
+        return tuple(getattr(seat, key.lstrip("-")) for key in self.kind.ranking.order)
 
 
 # Only what an entry shows: sorting wide rows (cards, summaries, states) made the all-time lists slow.
@@ -74,12 +85,12 @@ ENTRY_FIELDS = (
 )
 
 
-def _entry(seat: Seat, rank: int, kind: str) -> dict:
+def _entry(seat: Seat, rank: int, kind: GameKind) -> dict:
     return {
         "rank": rank,
         "player": seat.user.username,
         "score": seat.final_score,
-        "laps": seat.laps if kind == "farkle" else None,
+        "laps": seat.laps if kind.ranking.uses_laps else None,
         "game": seat.game_id,
         "finished_at": seat.game.finished_at.isoformat(),
         "solo": seat.game.max_seats == 1,
@@ -106,7 +117,7 @@ def _hide_foreign_groups(entries: list[dict], viewer) -> None:
 
 
 def high_scores(
-    kind: str,
+    kind: str | GameKind,
     *,
     period: str = "all",
     goal: int | None = None,
@@ -118,14 +129,15 @@ def high_scores(
 
     An entry's group is shown only if ``viewer`` belongs to it (no viewer: to no one).
     """
-    board = Board(kind, period, goal if kind == "farkle" else None, group_id)
+    kind = resolve(kind)
+    board = Board(kind, period, kind.variant(goal), group_id)
     rows = list(
         board.seats().select_related("user", "game").only(*ENTRY_FIELDS).order_by(*board.ordering())[:limit]
     )
     entries = []
     for i, seat in enumerate(rows):
         prev = rows[i - 1] if i else None
-        same = prev is not None and (prev.final_score, prev.laps) == (seat.final_score, seat.laps)
+        same = prev is not None and board.figures(prev) == board.figures(seat)
         entries.append(_entry(seat, entries[-1]["rank"] if same else i + 1, kind))
     mine = None
     if viewer is not None and viewer.is_authenticated:
@@ -141,10 +153,16 @@ def high_scores(
             mine = _entry(best, rank, kind)
     _hide_foreign_groups(entries + ([mine] if mine else []), viewer)
     return {
-        "kind": kind,
+        "kind": kind.slug,
         "period": period,
         "goal": board.goal,
         "group": group_id,
         "entries": entries,
         "viewer_best": mine,
     }
+
+
+def shown_board(kind: GameKind, **kwargs) -> dict:
+    """A list as a page shows it: ``high_scores`` with its name and how it ranks."""
+    board = high_scores(kind, **kwargs)
+    return {**board, "name": kind.display_name(board["goal"]), "ranking": kind.ranking}

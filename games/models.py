@@ -11,6 +11,7 @@ from django.db import models
 from django.urls import reverse
 
 from games import rules
+from games.rules import declare
 
 KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
 
@@ -52,7 +53,7 @@ class Game(models.Model):
         indexes = [models.Index(fields=["kind", "status", "finished_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+        return f"{self.kind_name} #{self.pk} ({self.status})"
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])
@@ -60,6 +61,16 @@ class Game(models.Model):
     @property
     def engine(self):
         return rules.get(self.kind)
+
+    @property
+    def kind_name(self) -> str:
+        """The game's name from its engine (the field's choices know only the games of the migration)."""
+        return self.engine.name
+
+    @property
+    def option_text(self) -> str:
+        """The chosen options as a player reads them ("Goal 3000 · 6 dice"); "" when there are none."""
+        return declare.option_text(self.engine, self.options)
 
     @property
     def is_solo(self) -> bool:
@@ -81,7 +92,7 @@ class Seat(models.Model):
     laps = models.PositiveIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
-    # Set when the game ends (games.summaries): what this seat adds to the player's statistics.
+    # Set when the game ends (the engine's FIGURES.summary): what this seat adds to the player's statistics.
     summary = models.JSONField(null=True, blank=True)
 
     class Meta:

@@ -34,7 +34,6 @@ from games.dice_source import RecordingDice
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
 from games.models import Action, Game, Seat
 from games.selectors import event_payload
-from games.summaries import seat_summary
 
 MAX_CLIENT_ID = 64
 
@@ -187,10 +186,10 @@ def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch,
     """The writes that end the game: its status, and every seat's score, result and summary.
     ``last_result`` is the result of the final action, which is not in the log yet."""
     engine = game.engine
-    farkle = game.kind == "farkle"
-    statements = [("seats", [game.pk])] + ([("results", [game.pk])] if farkle else [])
+    figures = engine.FIGURES
+    statements = [("seats", [game.pk])] + ([("results", [game.pk])] if figures.needs_log else [])
     answers = yield Batch(statements)
-    results = [move_sql.from_json(r) for (r,) in answers[1]] + [last_result] if farkle else []
+    results = [move_sql.from_json(r) for (r,) in answers[1]] + [last_result] if figures.needs_log else []
     winners = set(engine.winners(state))
     scores = engine.scores(state)
     resigned = set(state.get("resigned", []))
@@ -200,8 +199,8 @@ def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch,
     writes = [("finish_game", [game.status, move_sql.to_datetime(now), game.pk])]
     for seat_pk, position in answers[0]:
         player = players[position]
-        summary = encode(seat_summary(game.kind, state, player, results))
-        laps = state.get("laps") if farkle else None
+        summary = encode(figures.summary(state, player, results))
+        laps = state.get("laps") if engine.ranking.uses_laps else None
         outcome = [scores.get(player, 0), player in winners, player in resigned, laps, summary]
         writes.append(("finish_seat", [*outcome, seat_pk]))
     return writes

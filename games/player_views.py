@@ -8,30 +8,29 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from games import services
-from games.catalogue import BY_SLUG, KINDS
-from games.highscores import FARKLE_GOALS, PERIODS, high_scores
+from games import catalogue, services
+from games.catalogue import GameKind
+from games.highscores import PERIODS, high_scores, shown_board
 from games.history import finished_games
 from games.models import Game
 from games.stats import player_stats
 from groups.models import Group
 
 
-def _kind(request: HttpRequest) -> str:
-    kind = request.GET.get("kind") or KINDS[0].slug
-    if kind not in BY_SLUG:
+def _kind(request: HttpRequest) -> GameKind:
+    kind = catalogue.kind(request.GET.get("kind") or catalogue.kinds()[0].slug)
+    if kind is None:
         raise Http404("No such game.")
     return kind
 
 
-def _goal(request: HttpRequest) -> int:
+def _variant(request: HttpRequest, kind: GameKind) -> int | None:
+    """The value of the kind's separating option (Farkle's goal) asked for, or its default."""
+    option = kind.separating
     try:
-        goal = int(request.GET.get("goal") or 10000)
+        return kind.variant(request.GET.get(option.name) if option else None)
     except ValueError:
-        raise Http404("No such goal.") from None
-    if goal not in FARKLE_GOALS:
-        raise Http404("No such goal.")
-    return goal
+        raise Http404(f"No such {option.name}.") from None
 
 
 def _player(username: str):
@@ -42,16 +41,17 @@ def _player(username: str):
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
-    goal = _goal(request) if kind == "farkle" else None
-    stats = player_stats(player, kind, goal=goal)
+    stats = player_stats(player, kind, goal=_variant(request, kind))
+    section = kind.figures.section
     return render(
         request,
         "players/stats.html",
         {
             "player": player,
-            "kind": BY_SLUG[kind],
+            "kind": kind,
             "stats": stats,
-            "goals": FARKLE_GOALS,
+            "figures": kind.figures.shown(stats[section]) if section in stats else [],
+            "tables": kind.figures.tables(stats[section]) if section in stats else [],
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
         },
     )
@@ -61,15 +61,16 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
 def stats_json(request: HttpRequest, username: str) -> JsonResponse:
     player = _player(username)
     kind = _kind(request)
-    goal = _goal(request) if kind == "farkle" else None
-    return JsonResponse({"player": player.username, **player_stats(player, kind, goal=goal)})
+    return JsonResponse(
+        {"player": player.username, **player_stats(player, kind, goal=_variant(request, kind))}
+    )
 
 
 @login_required
 def history_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = request.GET.get("kind") or None
-    if kind and kind not in BY_SLUG:
+    if kind and catalogue.kind(kind) is None:
         raise Http404("No such game.")
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
@@ -112,7 +113,7 @@ def _board_args(request: HttpRequest) -> dict:
     return {
         "kind": kind,
         "period": period,
-        "goal": _goal(request) if kind == "farkle" else None,
+        "goal": _variant(request, kind),
         "group_id": group.pk if group else None,
         "viewer": request.user,
     }
@@ -121,13 +122,12 @@ def _board_args(request: HttpRequest) -> dict:
 @login_required
 def highscores_page(request: HttpRequest) -> HttpResponse:
     args = _board_args(request)
-    board = high_scores(**args)
-    board["name"] = BY_SLUG[args["kind"]].name + (f" — goal {board['goal']}" if board["goal"] else "")
+    board = shown_board(**args)
     groups = request.user.dice_groups.order_by("name")
     return render(
         request,
         "players/highscores.html",
-        {"board": board, "kinds": KINDS, "periods": PERIODS, "goals": FARKLE_GOALS, "groups": groups},
+        {"board": board, "kinds": catalogue.kinds(), "periods": PERIODS, "groups": groups},
     )
 
 

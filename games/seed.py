@@ -13,17 +13,17 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules
+from games import catalogue, rules
 from games.models import Game, Seat
+from games.rules import declare
 from games.rules.dice import make_dice
-from games.summaries import seat_summary
 
 POOL = 12
 
 
 def _play(slug: str, rng: random.Random, options: dict) -> tuple[dict, list[dict]]:
     engine = rules.get(slug)
-    dice = make_dice(rng, painted=slug == "painted-dicez")
+    dice = make_dice(rng, painted=engine.dice_kind == "painted")
     state = engine.new_game(["p"], options)
     events = []
     while not engine.is_over(state):
@@ -34,22 +34,35 @@ def _play(slug: str, rng: random.Random, options: dict) -> tuple[dict, list[dict
 
 def _pool(rng: random.Random) -> dict:
     pool = {}
-    for slug in rules.ENGINES:
-        options = [{"goal": g, "dice": 6} for g in (10000, 5000, 3000)] if slug == "farkle" else [{}]
-        for opts in options:
-            key = (slug, opts.get("goal"))
+    for kind in catalogue.kinds():
+        option = kind.separating
+        for variant in kind.variants():
+            opts = declare.full_options(kind.engine, {option.name: variant} if option else {})
+            key = (kind.slug, variant)
             pool[key] = []
             for _ in range(POOL):
-                state, events = _play(slug, rng, opts)
+                state, events = _play(kind.slug, rng, opts)
                 pool[key].append(
                     {
-                        "score": rules.get(slug).scores(state)["p"],
-                        "laps": state.get("laps"),
-                        "summary": seat_summary(slug, state, "p", events),
+                        "score": kind.engine.scores(state)["p"],
+                        "laps": state.get("laps") if kind.ranking.uses_laps else None,
+                        "summary": kind.figures.summary(state, "p", events),
                         "options": opts,
                     }
                 )
     return pool
+
+
+def _outcomes(kind: catalogue.GameKind, results: list[dict]) -> tuple[int | None, list[bool]]:
+    """The seats' shared laps (everyone plays the same number) and who won, by the game's ranking."""
+    laps = max(r["laps"] for r in results) if kind.ranking.uses_laps else None
+    figures = {"final_score": [r["score"] for r in results], "laps": [laps] * len(results)}
+
+    def rank_key(i: int) -> tuple:
+        return tuple(-figures[k[1:]][i] if k.startswith("-") else figures[k][i] for k in kind.ranking.order)
+
+    best = min(rank_key(i) for i in range(len(results)))
+    return laps, [rank_key(i) == best for i in range(len(results))]
 
 
 def seed_finished_games(count: int, users: list, *, groups=(), seed: int = 1, days: int = 120) -> int:
@@ -57,18 +70,19 @@ def seed_finished_games(count: int, users: list, *, groups=(), seed: int = 1, da
     rng = random.Random(seed)  # noqa: S311 - test data, not security
     pool = _pool(rng)
     keys = list(pool)
+    variant_of = {k.slug: k.separating.name for k in catalogue.kinds() if k.separating}
     now = timezone.now()
     with transaction.atomic():
         games = []
         for _ in range(count):
-            slug, goal = rng.choice(keys)
+            slug, variant = rng.choice(keys)
             seats = rng.choice((1, 2, 2, 3, 4))
             group = rng.choice(groups) if groups and rng.random() < 0.4 else None
             finished = now - timedelta(seconds=rng.randint(0, days * 86400))
             games.append(
                 Game(
                     kind=slug,
-                    options=pool[(slug, goal)][0]["options"],
+                    options=pool[(slug, variant)][0]["options"],
                     max_seats=seats,
                     status=Game.Status.FINISHED,
                     group=group,
@@ -81,17 +95,10 @@ def seed_finished_games(count: int, users: list, *, groups=(), seed: int = 1, da
         games = Game.objects.bulk_create(games, batch_size=1000)
         seats = []
         for game in games:
-            goal = game.options.get("goal")
+            variant = game.options.get(variant_of.get(game.kind, ""))
             players = rng.sample(users, min(game.max_seats, len(users)))
-            results = [rng.choice(pool[(game.kind, goal)]) for _ in players]
-            if game.kind == "farkle":
-                # Everyone in one game plays the same number of laps; winners are those at the goal.
-                laps = max(r["laps"] for r in results)
-                best = [r["score"] >= goal for r in results]
-            else:
-                laps = None
-                top = max(r["score"] for r in results)
-                best = [r["score"] == top for r in results]
+            results = [rng.choice(pool[(game.kind, variant)]) for _ in players]
+            laps, best = _outcomes(catalogue.kind(game.kind), results)
             for position, (user, result, won) in enumerate(zip(players, results, best, strict=True)):
                 seats.append(
                     Seat(

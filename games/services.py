@@ -20,6 +20,7 @@ from games.dice_source import ReplayDice
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ReplayMismatch
 from games.models import Connection, Game, Seat
 from games.moves import ActionOutcome
+from games.rules import declare
 from games.selectors import game_snapshot, seat_list
 
 
@@ -59,12 +60,11 @@ def game_create(
     if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
         raise BadRequest(f"{engine.name} takes {engine.min_players} to {engine.max_players} players.")
     try:
-        probe = engine.new_game(["probe"], options)  # the engine is the judge of its options
+        engine.new_game(["probe"], options)  # the engine is the judge of its options
     except rules.IllegalAction as exc:
         raise BadRequest(str(exc)) from None
-    if kind == "farkle":
-        # Stored in full, so that pages, statistics and high-score lists never guess a default.
-        options = {"goal": probe["goal"], "dice": probe["dice_count"]}
+    # Stored in full, so that pages, statistics and high-score lists never guess a default.
+    options = declare.full_options(engine, options)
     limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest("The absence limit must be between 10 seconds and a week.")

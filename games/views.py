@@ -8,8 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import lobby, services
-from games.catalogue import BY_SLUG
+from games import catalogue, lobby, services
 from games.errors import GameError
 from games.forms import GameCreateForm
 from games.models import Game
@@ -23,7 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
-    kind = BY_SLUG.get(slug)
+    kind = catalogue.kind(slug)
     if kind is None:
         raise Http404("No such game.")
     from games import rules_examples
@@ -37,7 +36,7 @@ def _groups_of(user):
 
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
-    initial = {"kind": request.GET.get("kind", "triple-quintzee"), "group": request.GET.get("group")}
+    initial = {"kind": request.GET.get("kind", catalogue.kinds()[0].slug), "group": request.GET.get("group")}
     form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
     return render(
         request, "games/lobby.html", {"form": form, "open_games": lobby.open_games_for(request.user)}
@@ -93,7 +92,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "seats": seats,
             "my_seat": my_seat,
             "invite_url": invite_url,
-            "kind": BY_SLUG[game.kind],
+            "kind": catalogue.kind(game.kind),
         },
     )
 

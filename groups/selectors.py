@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db import connection
 
-from games.highscores import FARKLE_GOALS, high_scores
+from games import catalogue
+from games.highscores import shown_board
 from games.models import Game
-from games.rules import ENGINES
 from groups.models import Group
 
 
@@ -58,14 +58,11 @@ def head_to_head(group: Group) -> list[dict]:
 
 def leaderboards(group: Group) -> list[dict]:
     """Top ten of each list within the group (the full lists, with the viewer's rank, are on /highscores/)."""
-    boards = []
-    for slug, engine in ENGINES.items():
-        goals = FARKLE_GOALS if slug == "farkle" else (None,)
-        for goal in goals:
-            board = high_scores(slug, goal=goal, group_id=group.pk, limit=10)
-            board["name"] = engine.name + (f" — goal {goal}" if goal else "")
-            boards.append(board)
-    return boards
+    return [
+        shown_board(kind, goal=goal, group_id=group.pk, limit=10)
+        for kind in catalogue.kinds()
+        for goal in kind.variants()
+    ]
 
 
 def group_page(group: Group) -> dict:

@@ -11,9 +11,8 @@ from types import MappingProxyType, ModuleType
 from . import farkle, painted_dicez, triple_quintzee, triple_yahtzee_99
 from .errors import IllegalAction
 
-ENGINES: MappingProxyType[str, ModuleType] = MappingProxyType(
-    {engine.slug: engine for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, farkle)}
-)
+_ENGINES = {engine.slug: engine for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, farkle)}
+ENGINES: MappingProxyType[str, ModuleType] = MappingProxyType(_ENGINES)
 
 
 def get(slug: str) -> ModuleType:
@@ -21,4 +20,15 @@ def get(slug: str) -> ModuleType:
     return ENGINES[slug]
 
 
-__all__ = ["ENGINES", "IllegalAction", "get"]
+def register(engine: ModuleType) -> None:
+    """Offer one more game: the engine must declare everything docs/engine.md lists."""
+    if engine.slug in _ENGINES:
+        raise ValueError(f"an engine called {engine.slug!r} is already registered")
+    _ENGINES[engine.slug] = engine
+
+
+def unregister(slug: str) -> None:
+    _ENGINES.pop(slug)
+
+
+__all__ = ["ENGINES", "IllegalAction", "get", "register", "unregister"]

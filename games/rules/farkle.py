@@ -10,6 +10,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
+from . import farkle_figures
+from .declare import Option, Ranking
 from .dice import FACES, Dice, check_indices, counts
 from .errors import IllegalAction
 
@@ -590,3 +592,34 @@ def _end_turn(s: State, *, counted: bool) -> None:
     if wrapped:
         s["laps"] += 1
     s["current"] = following
+
+
+# --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
+
+pitch = "Six dice, push your luck: bank 300 or more, confirm hot dice, reach the goal in fewest laps."
+dice_kind = "plain"
+view = "farkle"
+options = (
+    Option(
+        "goal",
+        "Farkle goal",
+        tuple((g, f"{g:,}") for g in GOALS),
+        GOALS[0],
+        text="Goal {value}",
+        separates_results=True,
+    ),
+    Option(
+        "dice",
+        "Farkle dice",
+        tuple((n, f"{n} dice") for n in DICE_COUNTS),
+        DICE_COUNTS[0],
+        text="{value} dice",
+    ),
+)
+ranking = Ranking(
+    order=("laps", "-final_score"),
+    winners_only=True,
+    text="Winners ranked by fewest laps to the goal; ties go to the higher final score, "
+    "then the earlier game.",
+)
+FIGURES = farkle_figures.FIGURES

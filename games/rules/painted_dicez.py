@@ -9,15 +9,16 @@ from typing import Any
 
 from . import cardgame
 from .cardgame import CardRules, Placement
-from .dice import FACES, Dice, counts, is_five_of_a_kind, is_full_house, sum_of_face
+from .declare import BY_SCORE
+from .dice import COLOURS, FACES, Dice, counts, is_five_of_a_kind, is_full_house, sum_of_face
 from .errors import IllegalAction
+from .figures import CardFigures
 
 slug = "painted-dicez"
 name = "Painted DiceZ"
 min_players = 1
 max_players = cardgame.MAX_PLAYERS
 
-COLOURS = ("blue", "red", "pink", "green", "yellow")
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 CENTER = ("blues", "reds", "pinks", "greens", "yellows")
 LOWER = (
@@ -184,3 +185,21 @@ current_player = cardgame.current_player
 scores = cardgame.scores
 is_over = cardgame.is_over
 winners = cardgame.winners
+
+
+# --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
+
+pitch = "Every die has a colour too: flushes, rainbows and painted houses on a 20-box card."
+dice_kind = "painted"
+view = "cards"
+options = ()
+ranking = BY_SCORE
+FIGURES = CardFigures(
+    boxes=BOXES,
+    labels=LABELS,
+    five_label="DiceZ",
+    bonus_labels=("Upper bonus", "Colour bonus"),
+    columns=(),
+    bonuses=lambda card: [card["upper_bonus"] > 0, card["color_bonus"] > 0],
+    five_kinds=lambda card: 1 if card["boxes"].get("dicez") else 0,
+)

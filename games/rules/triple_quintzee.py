@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 from . import cardgame
 from .cardgame import COLUMNS, CardRules, Placement
+from .declare import BY_SCORE
 from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
 from .errors import IllegalAction
+from .figures import CardFigures, column_bonuses
 
 slug = "triple-quintzee"
 name = "Triple Quintzee"
@@ -187,3 +189,25 @@ current_player = cardgame.current_player
 scores = cardgame.scores
 is_over = cardgame.is_over
 winners = cardgame.winners
+
+
+# --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
+
+pitch = "Three columns worth 1x, 2x and 3x: 39 boxes to fill; big scores belong on the right."
+dice_kind = "plain"
+view = "cards"
+options = ()
+ranking = BY_SCORE
+FIGURES = CardFigures(
+    boxes=BOXES,
+    labels=LABELS,
+    five_label="Quintzees",
+    bonus_labels=tuple(f"Bonus, column {c}" for c in COLUMNS),
+    columns=COLUMNS,
+    bonuses=column_bonuses("top_bonus"),
+    # A Quintzee box scored, plus every Quintzee bonus the column earned.
+    five_kinds=lambda card: sum(
+        bool(col["boxes"].get("quintzee")) + col["quintzee_bonus"] // QUINTZEE_BONUS
+        for col in card["columns"]
+    ),
+)

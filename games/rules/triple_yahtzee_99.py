@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 from . import cardgame
 from .cardgame import COLUMNS, CardRules, Placement
+from .declare import BY_SCORE
 from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, sum_of_face
 from .errors import IllegalAction
+from .figures import CardFigures, column_bonuses
 
 slug = "triple-yahtzee-99"
 name = "Triple Yahtzee 99"
@@ -285,3 +287,24 @@ current_player = cardgame.current_player
 scores = cardgame.scores
 is_over = cardgame.is_over
 winners = cardgame.winners
+
+
+# --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
+
+pitch = "Triple Yahtzee with Xtra Ones, jokers and columns that upgrade to 2x, 3x and 5x."
+dice_kind = "plain"
+view = "cards"
+options = ()
+ranking = BY_SCORE
+FIGURES = CardFigures(
+    boxes=SCORING,
+    labels=LABELS,
+    five_label="Yahtzees",
+    bonus_labels=tuple(f"Bonus, column {c}" for c in COLUMNS),
+    columns=COLUMNS,
+    bonuses=column_bonuses("upper_bonus"),
+    five_kinds=lambda card: sum(
+        bool(col["boxes"].get("yahtzee")) + bool(col["boxes"].get("yahtzee_bonus")) for col in card["columns"]
+    ),
+    upgrades=lambda card: sum(1 for col in card["columns"] if col.get("upgraded")),
+)

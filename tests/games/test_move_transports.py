@@ -22,9 +22,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import rules, services
-from games.dice_source import COLOURS
 from games.errors import GameError
 from games.models import Action, Game, Seat
+from games.rules.dice import COLOURS
 from tests.games.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)

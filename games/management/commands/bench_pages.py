@@ -18,6 +18,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games import catalogue
 from games.models import Game
 from games.seed import seed_finished_games
 from groups import services as group_services
@@ -52,8 +53,10 @@ class Command(BaseCommand):
         me = users[0]
         client.force_login(me)
         pages = [("home", reverse("home"), {})]
-        for kind in ("triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"):
-            params = {"kind": kind, **({"goal": 10000} if kind == "farkle" else {})}
+        for game_kind in catalogue.kinds():
+            kind = game_kind.slug
+            option = game_kind.separating
+            params = {"kind": kind, **({option.name: option.default} if option else {})}
             pages += [
                 (f"stats {kind}", reverse("players:stats", args=[me.username]), params),
                 (f"highscores {kind}", reverse("highscores"), params),

@@ -1,0 +1,73 @@
+"""What an engine declares about its game for the rest of the site (docs/engine.md, "Declarations").
+
+Pure data and small pure functions: the site asks an engine for its options, how its results rank and
+how a set of options reads, instead of knowing any game by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of ``new_game``: its choices as (value, label) pairs and its default value.
+
+    ``separates_results``: finished games with different values are not compared (own high-score lists
+    and statistics), as Farkle's goal. ``text`` shows a chosen value ("Goal {value}", "{value} dice").
+    """
+
+    name: str
+    label: str
+    choices: tuple[tuple[int, str], ...]
+    default: int
+    text: str
+    separates_results: bool = False
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    def parse(self, raw: Any) -> int | None:
+        """``raw`` (a query-string value, say) as one of the choices, else None."""
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            return None
+        return value if value in self.values else None
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How finished seats rank: ``order`` is over the seat's fields ``final_score`` and ``laps``, a
+    leading ``-`` meaning higher is better. ``winners_only``: only winning seats are ranked."""
+
+    order: tuple[str, ...]
+    winners_only: bool
+    text: str
+
+    @property
+    def uses_laps(self) -> bool:
+        return any(key.lstrip("-") == "laps" for key in self.order)
+
+
+BY_SCORE = Ranking(order=("-final_score",), winners_only=False, text="Ranked by final total.")
+
+
+def full_options(engine: Any, options: Mapping[str, Any] | None) -> dict[str, int]:
+    """Every declared option of ``engine`` with its value in ``options`` or its default."""
+    options = options or {}
+    return {o.name: options.get(o.name, o.default) for o in engine.options}
+
+
+def separating_option(engine: Any) -> Option | None:
+    """The option whose values keep results apart (Farkle's goal), if the engine has one."""
+    return next((o for o in engine.options if o.separates_results), None)
+
+
+def option_text(engine: Any, options: Mapping[str, Any] | None) -> str:
+    """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options."""
+    chosen = full_options(engine, options)
+    return " · ".join(o.text.format(value=chosen[o.name]) for o in engine.options)
