@@ -46,9 +46,12 @@ class Board:
             qs = qs.filter(game__finished_at__gte=start)
         if self.group_id is not None:
             qs = qs.filter(game__group_id=self.group_id)
+        # RULINGS: the last player standing wins as they stand, but only a complete card, or a goal
+        # reached, enters a list (summaries stored before "complete" existed were all complete).
         if self.kind == "farkle":
-            qs = qs.filter(winner=True, game__options__goal=self.goal or 10000)
-        return qs
+            goal = self.goal or 10000
+            return qs.filter(winner=True, game__options__goal=goal, final_score__gte=goal)
+        return qs.filter(Q(summary__complete=True) | Q(summary__complete__isnull=True))
 
     def ordering(self) -> list:
         if self.kind == "farkle":

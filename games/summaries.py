@@ -22,7 +22,8 @@ SCORING_BOXES = {
 
 
 def card_summary(kind: str, card: dict) -> dict:
-    """Per box values ("c:box" keys for the triple games), bonuses, five-of-a-kinds and scratches."""
+    """Per box values ("c:box" keys for the triple games), bonuses, five-of-a-kinds and scratches, and
+    whether the card was complete (the last one standing may win with an incomplete card)."""
     boxes: dict[str, int] = {}
     if kind == "painted-dicez":
         for box in SCORING_BOXES[kind]:
@@ -53,6 +54,7 @@ def card_summary(kind: str, card: dict) -> dict:
         "five_kinds": five_kinds,
         "scratches": sum(1 for v in boxes.values() if v == 0),
         "upgrades": upgrades,
+        "complete": card["complete"],
     }
 
 
