@@ -53,17 +53,18 @@ def over(slug: str) -> dict:
 
 # --- the same sentence in every game -----------------------------------------------------------------
 
+FIRST = "<the game's first roll>"
 SAME = [
-    ("bob", "roll", "It is not your turn."),
+    ("bob", FIRST, "It is not your turn."),
     ("bob", {"type": "score", "box": "chance", "column": 1}, "It is not your turn."),
     ("bob", {"type": "bank", "keep": [0]}, "It is not your turn."),
     ("bob", None, "It is not your turn."),
     ("bob", {"type": "dance"}, "It is not your turn."),
-    ("zed", "roll", "You are not playing in this game."),
+    ("zed", FIRST, "You are not playing in this game."),
     ("zed", {"type": "resign"}, "You are not playing in this game."),
     ("zed", {"type": "skip"}, "You are not playing in this game."),
-    (None, "roll", "You are not playing in this game."),
-    (["ann"], "roll", "You are not playing in this game."),
+    (None, FIRST, "You are not playing in this game."),
+    (["ann"], FIRST, "You are not playing in this game."),
     ("ann", None, "An action must be an object with a type."),
     ("ann", "roll", "An action must be an object with a type."),
     ("ann", ["roll"], "An action must be an object with a type."),
@@ -79,7 +80,7 @@ SAME = [
 @pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize(("player", "action", "sentence"), SAME)
 def test_the_same_mistake_gets_the_same_sentence(slug, player, action, sentence):
-    if action == "roll":
+    if action == FIRST:
         action = first_roll(slug)
     state = rules.get(slug).new_game(["ann", "bob"])
     assert refusal(slug, state, player, action) == sentence
