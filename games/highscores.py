@@ -53,7 +53,9 @@ class Board:
         option = self.kind.separating
         if option is not None:
             qs = qs.filter(**{f"game__options__{option.name}": self.goal or option.default})
-        return qs
+        # RULINGS: the last player standing wins as they stand, but only a complete result (a full
+        # card, a goal reached) enters a list; summaries stored before "complete" existed were complete.
+        return qs.filter(Q(summary__complete=True) | Q(summary__complete__isnull=True))
 
     def ordering(self) -> list:
         return [*self.kind.ranking.order, "game__finished_at", "pk"]

@@ -1,5 +1,6 @@
-"""Turn mechanics shared by the three card games (seats, rolls, holds, scoring turns, resign, skip);
-each game plugs in a ``CardRules``: its boxes, their values, where a score lands and how a card adds up."""
+"""Turn mechanics shared by the three card games (rolls, holds, scoring turns, skip as a scratch) on top
+of the core every engine shares (``turns``: seats, checks, resign, the end); each game plugs in a
+``CardRules``: its boxes, their values, where a score lands and how a card adds up."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from . import turns
 from .dice import Dice, check_indices, is_five_of_a_kind, reroll
 from .errors import IllegalAction
 
 DICE = 5
 MAX_ROLLS = 3
 COLUMNS = (1, 2, 3)
-MAX_PLAYERS = 6
+MAX_PLAYERS = turns.MAX_PLAYERS
 
 # Every hold a re-roll may name: sorted index lists, never all five (nothing would be rolled).
 HOLDS: tuple[tuple[int, ...], ...] = tuple(h for k in range(DICE) for h in combinations(range(DICE), k))
@@ -23,8 +25,6 @@ HOLDS: tuple[tuple[int, ...], ...] = tuple(h for k in range(DICE) for h in combi
 _ACTION_KEYS = {
     "roll": frozenset({"type", "hold"}),
     "score": frozenset({"type", "box", "column"}),
-    "resign": frozenset({"type"}),
-    "skip": frozenset({"type"}),
 }
 
 
@@ -60,8 +60,12 @@ class CardRules:
     normalize_die: Callable[[Any], Any] = int
     die_text: Callable[[Any], str] = str
     _table: Callable[[tuple], dict[str, int]] = field(init=False, repr=False, compare=False)
+    core: turns.Turns = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # A game without columns takes no column field, not even null.
+        actions = _ACTION_KEYS if self.columns else {**_ACTION_KEYS, "score": frozenset({"type", "box"})}
+        object.__setattr__(self, "core", turns.Turns(self.slug, self.name, actions))
         score, boxes = self.score, self.boxes
 
         # legal_actions and preview score every box for the same dice over and over; few distinct
@@ -103,56 +107,26 @@ def _with_card(state: dict, player: str) -> tuple[dict, dict]:
 
 
 def new_game(rules: CardRules, players: Any, options: Any = None) -> dict:
-    if options is not None:
-        if not isinstance(options, Mapping):
-            raise IllegalAction("Game options must be a mapping.")
-        if options:
-            names = ", ".join(sorted(repr(k) for k in options))
-            raise IllegalAction(f"{rules.name} has no options (got {names}).")
-    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-        raise IllegalAction("The players must be a list of names.")
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        raise IllegalAction(f"{rules.name} needs 1 to {MAX_PLAYERS} players.")
-    if not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("Every player must be a non-empty string.")
-    if len(set(players)) != len(players):
-        raise IllegalAction("A player cannot take two seats.")
-    players = list(players)
-    return {
-        "slug": rules.slug,
-        "players": players,
-        "current": players[0],
-        "resigned": [],
-        "over": False,
-        "turn": 0,
-        "roll": 0,
-        "dice": [],
-        "held": [],
-        "cards": {p: rules.new_card() for p in players},
-        "last_event": None,
-    }
+    state, _ = turns.start(rules.core, players, options, {})
+    state.update(roll=0, dice=[], held=[], cards={p: rules.new_card() for p in state["players"]})
+    return state
 
 
-def current_player(state: dict) -> str | None:
-    return state["current"]
-
-
-def is_over(state: dict) -> bool:
-    return state["over"]
+current_player = turns.current_player
+is_over = turns.is_over
 
 
 def scores(state: dict) -> dict[str, int]:
     return {p: state["cards"][p]["total"] for p in state["players"]}
 
 
-def winners(state: dict) -> list[str]:
-    if not state["over"]:
-        return []
-    alive = [p for p in state["players"] if p not in state["resigned"]]
-    if not alive:
-        return []
+def _highest(state: dict, alive: list[str]) -> list[str]:
     best = max(state["cards"][p]["total"] for p in alive)
     return [p for p in alive if state["cards"][p]["total"] == best]
+
+
+def winners(state: dict) -> list[str]:
+    return turns.winners(state, _highest)
 
 
 def _advance(state: dict, after: str) -> None:
@@ -167,52 +141,22 @@ def _advance(state: dict, after: str) -> None:
         if p not in state["resigned"] and not state["cards"][p]["complete"]:
             state["current"] = p
             return
-    state["current"] = None
-    state["over"] = True
+    turns.finish(state)
 
 
 def _ending(state: dict) -> str:
-    if not state["over"]:
-        return ""
-    won = winners(state)
-    if not won:
-        return " The game is over with no winner."
-    if len(won) == 1:
-        return f" The game is over; {won[0]} wins."
-    return f" The game is over; {', '.join(won[:-1])} and {won[-1]} share the win."
+    return " " + turns.outcome(winners(state)) if state["over"] else ""
 
 
 # --- actions ---------------------------------------------------------------------------------------
 
 
-def _check_action(rules: CardRules, state: dict, player: Any, action: Any) -> str:
-    if not isinstance(action, dict):
-        raise IllegalAction("An action must be a JSON object with a type.")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        raise IllegalAction(f"{rules.name} has no action of type {kind!r}.")
-    if kind == "score" and not rules.columns and "column" in action:
-        raise IllegalAction(f"{rules.name} has no columns; leave out the column.")
-    extra = set(action) - _ACTION_KEYS[kind]
-    if extra:
-        raise IllegalAction(f"A {kind} action has no field {min(extra, key=repr)!r}.")
-    if state.get("slug") != rules.slug:
-        raise IllegalAction(f"This is not a {rules.name} game.")
-    if not isinstance(player, str) or player not in state["players"]:
-        raise IllegalAction(f"{player!r} has no seat in this game.")
-    if state["over"]:
-        raise IllegalAction("The game is over.")
-    return kind
-
-
 def apply(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) -> dict:
-    kind = _check_action(rules, state, player, action)
+    kind = turns.check_action(rules.core, state, player, action)
     if kind == "resign":
         return _resign(state, player)
     if kind == "skip":
         return _skip(rules, state, player)
-    if player != state["current"]:
-        raise IllegalAction("It is not your turn.")
     if kind == "roll":
         return _roll(rules, state, player, action, dice)
     return _score(rules, state, player, action)
@@ -308,11 +252,14 @@ def _score(rules: CardRules, state: dict, player: str, action: dict) -> dict:
 
 
 def _resign(state: dict, player: str) -> dict:
-    if player in state["resigned"]:
-        raise IllegalAction("You have already resigned.")
+    turns.check_resign(state, player)
     new = dict(state)
     new["resigned"] = [*state["resigned"], player]
-    if new["current"] == player:
+    if turns.left_alone(new):
+        # Checked here only, so a stored game in which one player was left to play on still does.
+        new.update(roll=0, dice=[], held=[])
+        turns.finish(new)
+    elif new["current"] == player:
         _advance(new, player)
     new["last_event"] = {
         "player": player,
@@ -325,11 +272,8 @@ def _resign(state: dict, player: str) -> dict:
 
 
 def _skip(rules: CardRules, state: dict, player: str) -> dict:
-    if player in state["resigned"]:
-        raise IllegalAction("You have resigned, so you cannot skip a turn.")
+    turns.check_skip(state, player)
     absent = state["current"]
-    if player == absent:
-        raise IllegalAction("You cannot skip your own turn; choose a box instead.")
     new, card = _with_card(state, absent)
     placement = rules.skip_placement(card)
     note = rules.write(card, placement, None)

@@ -10,7 +10,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
-from . import farkle_figures
+from . import farkle_figures, turns
 from .declare import Option, Ranking
 from .dice import FACES, Dice, check_indices, counts
 from .errors import IllegalAction
@@ -18,7 +18,7 @@ from .errors import IllegalAction
 slug = "farkle"
 name = "Farkle (10000)"
 min_players = 1
-max_players = 6
+max_players = turns.MAX_PLAYERS
 
 GOALS = (10000, 5000, 3000)
 DICE_COUNTS = (6, 5)
@@ -27,9 +27,8 @@ BANK_MINIMUM = 300
 _ACTION_KEYS = {
     "roll": frozenset({"type", "keep"}),
     "bank": frozenset({"type", "keep"}),
-    "resign": frozenset({"type"}),
-    "skip": frozenset({"type"}),
 }
+_TURNS = turns.Turns(slug, name, _ACTION_KEYS)
 
 State = dict[str, Any]
 
@@ -150,28 +149,9 @@ def _keeps(roll: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
 # New game and queries
 
 
-def _check_players(players: Any) -> list[str]:
-    if not isinstance(players, (list, tuple)):
-        raise IllegalAction("The players must be a list of player ids.")
-    if not min_players <= len(players) <= max_players:
-        raise IllegalAction(f"Farkle is for {min_players} to {max_players} players.")
-    if not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("Every player id must be a non-empty string.")
-    if len(set(players)) != len(players):
-        raise IllegalAction("A player can take only one seat.")
-    return list(players)
-
-
-def _check_options(options: Any) -> tuple[int, int]:
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise IllegalAction("The options must be a mapping.")
-    unknown = sorted(str(k) for k in options if k not in ("goal", "dice"))
-    if unknown:
-        raise IllegalAction(f"Farkle has no option {', '.join(unknown)}; the options are goal and dice.")
-    goal = options.get("goal", GOALS[0])
-    dice_count = options.get("dice", DICE_COUNTS[0])
+def _check_options(options: Mapping[str, Any]) -> tuple[int, int]:
+    goal = options["goal"]
+    dice_count = options["dice"]
     # type() rather than isinstance: True and 6.0 must not pass for a number of points or dice.
     if type(goal) is not int or goal not in GOALS:
         raise IllegalAction("The goal must be 10000, 5000 or 3000 points.")
@@ -213,16 +193,11 @@ def new_game(players: Any, options: Mapping[str, Any] | None = None) -> State:
       ``total`` (the player's banked total), ``farkle``, ``hot_dice`` (this action set every die aside and
       rolled them all again), ``by`` (who sent a skip) and ``text``.
     """
-    seats = _check_players(players)
-    goal, dice_count = _check_options(options)
+    state, chosen = turns.start(_TURNS, players, options, {"goal": GOALS[0], "dice": DICE_COUNTS[0]})
+    goal, dice_count = _check_options(chosen)
+    seats = state["players"]
     return {
-        "slug": slug,
-        "players": seats,
-        "current": seats[0],
-        "resigned": [],
-        "over": False,
-        "turn": 0,
-        "last_event": None,
+        **state,
         "goal": goal,
         "dice_count": dice_count,
         "banked": dict.fromkeys(seats, 0),
@@ -233,8 +208,8 @@ def new_game(players: Any, options: Mapping[str, Any] | None = None) -> State:
     }
 
 
-def current_player(state: State) -> str | None:
-    return None if state["over"] else state["current"]
+current_player = turns.current_player
+is_over = turns.is_over
 
 
 def scores(state: State) -> dict[str, int]:
@@ -242,19 +217,17 @@ def scores(state: State) -> dict[str, int]:
     return dict(state["banked"])
 
 
-def is_over(state: State) -> bool:
-    return bool(state["over"])
+def _reached(state: State, alive: list[str]) -> list[str]:
+    return [p for p in alive if state["banked"][p] >= state["goal"]]
 
 
 def winners(state: State) -> list[str]:
-    """Every player who has not resigned and reached the goal, once the game is over.
+    """Once the game is over: the last player standing, else every active player who reached the goal.
 
     The game ends only at the end of the round in which someone first reached the goal, so these
     all reached it in the same, fewest, number of laps.
     """
-    if not state["over"]:
-        return []
-    return [p for p in state["players"] if p not in state["resigned"] and state["banked"][p] >= state["goal"]]
+    return turns.winners(state, _reached)
 
 
 def turn_points(state: State) -> int:
@@ -330,23 +303,11 @@ def selection_value(state: State, keep: Any) -> int:
 
 def apply(state: State, player: Any, action: Any, dice: Dice) -> State:
     """The state after ``player`` takes ``action``; ``state`` is left as it was."""
-    if state["over"]:
-        raise IllegalAction("The game is over.")
-    if not isinstance(action, Mapping):
-        raise IllegalAction("An action must be an object with a type.")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        shown = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 30 else ""
-        raise IllegalAction(f"There is no action{shown} in Farkle; roll or bank.")
-    # Like the card games, refuse fields the action does not have rather than ignore a client's mistake.
-    extra = sorted(str(k) for k in action if k not in _ACTION_KEYS[kind])
-    if extra:
-        raise IllegalAction(f"A {kind} action has no field {extra[0]!r}.")
+    kind = turns.check_action(_TURNS, state, player, action)
     if kind == "resign":
         return _resign(state, player)
     if kind == "skip":
         return _skip(state, player)
-    _check_turn(state, player)
     keep = action.get("keep", [])
     if not state["rolls"]:
         if kind == "bank":
@@ -366,13 +327,6 @@ def apply(state: State, player: Any, action: Any, dice: Dice) -> State:
     if kind == "roll":
         return _roll(state, faces, value, dice)
     return _bank(state, faces, value)
-
-
-def _check_turn(state: State, player: Any) -> None:
-    if player != state["current"]:
-        if player not in state["players"]:
-            raise IllegalAction("You are not playing in this game.")
-        raise IllegalAction(f"It is not your turn; it is {state['current']}'s.")
 
 
 def _copy(state: State) -> State:
@@ -503,11 +457,8 @@ def _bank(state: State, faces: list[int], value: int) -> State:
     return s
 
 
-def _resign(state: State, player: Any) -> State:
-    if player not in state["players"]:
-        raise IllegalAction("You are not playing in this game.")
-    if player in state["resigned"]:
-        raise IllegalAction("You have already resigned from this game.")
+def _resign(state: State, player: str) -> State:
+    turns.check_resign(state, player)
     s = _copy(state)
     s["resigned"].append(player)
     in_turn = player == state["current"]
@@ -521,21 +472,17 @@ def _resign(state: State, player: Any) -> State:
         lost=lost,
         text=f"{player} resigned.",
     )
-    if in_turn:
+    alone = turns.left_alone(s)
+    if in_turn or alone:
         # The turn is abandoned, not played: it does not count in turn or turns_taken.
-        _end_turn(s, counted=False)
+        _end_turn(s, counted=False, alone=alone)
     else:
         s["ending"] = _ending(s)
     return s
 
 
-def _skip(state: State, player: Any) -> State:
-    if player not in state["players"]:
-        raise IllegalAction("You are not playing in this game.")
-    if player in state["resigned"]:
-        raise IllegalAction("You have resigned from this game.")
-    if player == state["current"]:
-        raise IllegalAction("You cannot skip your own turn; bank or roll.")
+def _skip(state: State, player: str) -> State:
+    turns.check_skip(state, player)
     s = _copy(state)
     skipped = s["current"]
     lost = state["turn_points"]
@@ -557,12 +504,13 @@ def _ending(s: State) -> bool:
     return any(s["banked"][p] >= s["goal"] for p in s["players"] if p not in s["resigned"])
 
 
-def _end_turn(s: State, *, counted: bool) -> None:
+def _end_turn(s: State, *, counted: bool, alone: bool = False) -> None:
     """Clear the turn and pass it to the next active seat; finish the game at the end of the last round.
 
     A round ends when the turn passes the last seat. If by then an active player has reached the goal,
     the game is over; a player who resigned is skipped and never wins, so the game goes on if the only
-    one who reached the goal resigns. When nobody is left, the game is over without a winner.
+    one who reached the goal resigns. ``alone``: a resignation has just left one player of several (or
+    nobody), which ends the game at once.
     """
     player = s["current"]
     if counted:
@@ -577,17 +525,9 @@ def _end_turn(s: State, *, counted: bool) -> None:
     if wrapped:
         following = next((p for p in seats[: i + 1] if p not in resigned), None)
     s["ending"] = _ending(s)
-    if following is None or (wrapped and s["ending"]):
-        s["over"] = True
-        s["current"] = None
-        won = winners(s)
-        if not won:
-            outcome = "The game is over with no winner."
-        elif len(won) == 1:
-            outcome = f"The game is over: {won[0]} wins after {_laps(s['laps'])}."
-        else:
-            outcome = f"The game is over: {', '.join(won)} share the win after {_laps(s['laps'])}."
-        s["last_event"]["text"] += " " + outcome
+    if alone or following is None or (wrapped and s["ending"]):
+        turns.finish(s)
+        s["last_event"]["text"] += " " + turns.outcome(winners(s), f" after {_laps(s['laps'])}")
         return
     if wrapped:
         s["laps"] += 1

@@ -27,7 +27,15 @@ class FarkleFigures:
                 hot_dice += bool(event.get("hot_dice"))
             elif kind == "bank":
                 banks.append(event.get("turn_points", 0))
-        return {"rolls": rolls, "farkles": farkles, "hot_dice": hot_dice, "banks": banks}
+        # The last one standing may win under the goal: such a result enters no list.
+        complete = state["banked"][player] >= state["goal"]
+        return {
+            "rolls": rolls,
+            "farkles": farkles,
+            "hot_dice": hot_dice,
+            "banks": banks,
+            "complete": complete,
+        }
 
     def stats(self, rows: list[dict]) -> dict:
         """Rows carry "summary", "laps" and "winner" of one finished seat each."""

@@ -73,6 +73,8 @@ class CardFigures:
             "five_kinds": self.five_kinds(card),
             "scratches": sum(1 for v in boxes.values() if v == 0),
             "upgrades": self.upgrades(card) if self.upgrades else 0,
+            # The last one standing may win with a card not yet full: such a result enters no list.
+            "complete": card["complete"],
         }
 
     def _cells(self, card: dict):

@@ -65,7 +65,7 @@ async def _play(game: Game, seats: dict[str, Client]) -> None:
             texts = {name: event["result"]["text"] for name, event in events.items()}
             assert len(set(texts.values())) == 1, texts
         assert f"{player} scored {points} in {two_boxes.LABELS[box]}." in texts[player]
-    assert "The game is over; bob wins." in texts["bob"]
+    assert "The game is over: bob wins." in texts["bob"]
 
 
 async def test_a_registered_engine_is_played_and_counted_everywhere(registered, make_user, scripted_dice):

@@ -162,10 +162,16 @@ def farkle(ending: str) -> Script:
     return script
 
 
-def everyone_resigns() -> Script:
+def last_one_standing() -> Script:
     script = Script("triple-quintzee", {}, PLAYERS)
     script.act("ann", {"type": "roll", "hold": []})
     script.act("bob", {"type": "resign"})
+    return script
+
+
+def solo_resign() -> Script:
+    script = Script("triple-quintzee", {}, ("ann",))
+    script.act("ann", {"type": "roll", "hold": []})
     script.act("ann", {"type": "resign"})
     return script
 
@@ -174,7 +180,8 @@ SCENARIOS = {
     "triple-quintzee: last score": lambda: card_game("triple-quintzee", ("ann",)),
     "triple-yahtzee-99: last score": lambda: card_game("triple-yahtzee-99", ("ann",)),
     "painted-dicez: the last turn skipped": lambda: card_game("painted-dicez", PLAYERS, skip_last=True),
-    "triple-quintzee: everyone resigns": everyone_resigns,
+    "triple-quintzee: the last one standing": last_one_standing,
+    "triple-quintzee: a solo resign": solo_resign,
     **{f"farkle: {ending}": (lambda e=ending: farkle(e)) for ending in (
         "last bank", "farkle on the last roll", "hot dice confirmed on the last turn", "skip", "resignation",
     )},

@@ -270,7 +270,7 @@ def test_replay_check_detects_tampering(ann, scripted_dice):
 # --- resign, skip, play again ----------------------------------------------------------------
 
 
-def test_resign_goes_on_for_the_others_and_last_resign_abandons(ann, bob, cid, scripted_dice):
+def test_resign_goes_on_for_the_others_and_the_last_one_standing_wins(ann, bob, cid, scripted_dice):
     game = table(ann, bob, cid, kind="farkle", options={"goal": 3000})
     act(game, bob, {"type": "resign"})
     game.refresh_from_db()
@@ -282,8 +282,18 @@ def test_resign_goes_on_for_the_others_and_last_resign_abandons(ann, bob, cid, s
     assert game.state["current"] == "cid"
     with pytest.raises(InvalidAction):
         act(game, bob, {"type": "roll", "keep": []})
+    act(game, ann, {"type": "resign"})  # RULINGS: only cid is left, so the game ends and cid wins
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert [s.user for s in game.seats.filter(winner=True)] == [cid]
+    with pytest.raises(Conflict):
+        act(game, cid, {"type": "resign"})
+    services.game_verify_replay(game_id=game.pk)
+
+
+def test_a_solo_resign_abandons_the_game(ann):
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=1)
     act(game, ann, {"type": "resign"})
-    act(game, cid, {"type": "resign"})
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     assert not game.seats.filter(winner=True).exists()
@@ -321,8 +331,7 @@ def test_play_again_copies_the_seats_and_starts(ann, bob):
     game = table(ann, bob, kind="farkle", options={"goal": 3000})
     with pytest.raises(Conflict):
         services.game_play_again(game_id=game.pk, user=ann)
-    act(game, ann, {"type": "resign"})
-    act(game, bob, {"type": "resign"})
+    act(game, ann, {"type": "resign"})  # bob is left alone: the game is over
     new = services.game_play_again(game_id=game.pk, user=bob)
     assert new.pk != game.pk
     assert new.status == Game.Status.PLAYING
@@ -333,7 +342,6 @@ def test_play_again_copies_the_seats_and_starts(ann, bob):
 def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
     game = table(ann, bob, kind="farkle", options={"goal": 3000})
     act(game, ann, {"type": "resign"})
-    act(game, bob, {"type": "resign"})
     first = services.game_play_again(game_id=game.pk, user=bob)
     second = services.game_play_again(game_id=game.pk, user=ann)
     assert second.pk == first.pk

@@ -178,6 +178,23 @@ def test_card_high_scores_periods_and_ties(ann, bob, scripted_dice):
     assert high_scores("painted-dicez", period="month", viewer=ann)["viewer_best"] is None
 
 
+def test_the_last_one_standing_wins_but_enters_no_high_score_list(ann, bob, scripted_dice):
+    """RULINGS: the last player standing wins as they stand; an incomplete card, or a Farkle total
+    short of the goal, enters no high-score list."""
+    painted_solo(ann, RAINBOW_STRAIGHT, scripted_dice)  # 125, a complete card
+    for kind, options in (("painted-dicez", {}), ("farkle", {"goal": 3000})):
+        game = services.game_create(creator=ann, kind=kind, options=options, seats=2)
+        services.game_join(game_id=game.pk, user=bob)
+        services.game_start(game_id=game.pk, user=ann)
+        act(game, ann, {"type": "resign"})
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        assert [s.user for s in game.seats.filter(winner=True)] == [bob]
+    assert [e["player"] for e in high_scores("painted-dicez")["entries"]] == ["ann"]
+    assert high_scores("farkle", goal=3000)["entries"] == []
+    assert player_stats(bob, "painted-dicez")["wins"] == 1
+
+
 def test_group_leaderboard_only_counts_the_groups_games(ann, bob, scripted_dice):
     group = group_services.group_create(creator=ann, name="G")
     group_services.group_add_member(group_id=group.pk, user=ann, username="bob")
@@ -234,10 +251,7 @@ def test_head_to_head_in_a_group(ann, bob, make_user, scripted_dice):
     resigned = services.game_create(creator=cid, kind="farkle", options={"goal": 3000}, seats=2, group=group)
     services.game_join(game_id=resigned.pk, user=bob)
     services.game_start(game_id=resigned.pk, user=cid)
-    act(resigned, cid, {"type": "resign"})  # cid resigns: the game goes on for bob alone
-    scripted_dice([1, 1, 1, 1, 1, 2])
-    act(resigned, bob, {"type": "roll", "keep": []})
-    act(resigned, bob, {"type": "bank", "keep": [0, 1, 2, 3, 4]})
+    act(resigned, cid, {"type": "resign"})  # cid resigns: bob, the last one standing, wins
     farkle_game(ann, bob, scripted_dice)  # outside the group: not counted
     assert head_to_head(group) == [
         {"a": "ann", "b": "bob", "games": 2, "a_wins": 2, "b_wins": 0, "draws": 0},

@@ -17,7 +17,7 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``group``: a Farkle game of the group, playing, ann to move;
 - ``group-open``: a Farkle table of the group waiting for players (ann seated);
 - ``open``: a public Farkle table waiting for players (ann seated);
-- ``finished``: a public Farkle game that is over (both resigned: abandoned).
+- ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
 """
 
 from __future__ import annotations
@@ -90,11 +90,10 @@ def build() -> World:
     world.games["group-open"] = _table(u["seated"], [], group=group, start=False, seats=3)
     world.games["open"] = _table(u["seated"], [], start=False, seats=3)
     finished = _table(u["seated"], [u["waiting"]])
-    for role in ("seated", "waiting"):
-        services.game_apply_action(
-            game_id=finished.pk, user=u[role], client_id=f"resign-{role}", action={"type": "resign"}
-        )
+    services.game_apply_action(
+        game_id=finished.pk, user=u["waiting"], client_id="resign-waiting", action={"type": "resign"}
+    )
     world.games["finished"] = Game.objects.get(pk=finished.pk)
-    assert world.games["finished"].status == Game.Status.ABANDONED
+    assert world.games["finished"].status == Game.Status.FINISHED
     world.auth_group = AuthGroup.objects.create(name="referees")
     return world

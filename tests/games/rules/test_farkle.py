@@ -563,7 +563,7 @@ def test_a_later_player_reaching_the_goal_in_the_last_round_shares_the_win():
     assert farkle.winners(state) == ["ann", "cy"]
     assert state["laps"] == 2
     assert state["turns_taken"] == {"ann": 2, "bob": 2, "cy": 2}
-    assert "ann, cy share the win after 2 laps" in state["last_event"]["text"]
+    assert "The game is over: ann and cy share the win after 2 laps." in state["last_event"]["text"]
 
 
 def test_a_player_short_of_the_goal_at_the_end_does_not_win():
@@ -690,23 +690,38 @@ def test_refusal_does_not_roll_or_change_the_state(rolled):
 # Resign and skip
 
 
-def test_resign_in_turn_passes_the_turn_and_loses_the_points(rolled):
-    state = roll(rolled, "ann", [0], [1, 2, 3, 4, 6])
+def test_resign_in_turn_passes_the_turn_and_loses_the_points():
+    state = roll(farkle.new_game(["ann", "bob", "cy"]), "ann", [], [1, 5, 2, 2, 3, 4])
+    state = roll(state, "ann", [0], [1, 2, 3, 4, 6])
     state = act(state, "ann", {"type": "resign"})
     assert state["resigned"] == ["ann"]
     assert state["current"] == "bob"
     assert state["dice"] == []
     assert state["turn_points"] == 0
-    assert state["turns_taken"] == {"ann": 0, "bob": 0}
+    assert state["turns_taken"] == {"ann": 0, "bob": 0, "cy": 0}
     event = state["last_event"]
     assert (event["type"], event["player"], event["lost"]) == ("resign", "ann", 100)
-    # bob now plays on alone, lap after lap.
+    # bob and cy play on; ann's seat is passed over.
     state = farkle_turn(state, "bob")
+    state = farkle_turn(state, "cy")
     assert state["current"] == "bob"
     assert state["laps"] == 2
     refused(state, "ann", {"type": "roll", "keep": []}, "not your turn")
     refused(state, "ann", {"type": "resign"}, "already resigned")
     refused(state, "ann", {"type": "skip"}, "resigned")
+
+
+def test_the_last_player_standing_wins_at_once(rolled):
+    """RULINGS: a game of two or more ends when one player has not resigned; they win as they stand."""
+    state = roll(rolled, "ann", [0], [1, 2, 3, 4, 6])
+    state = act(state, "bob", {"type": "resign"})
+    assert farkle.is_over(state)
+    assert farkle.current_player(state) is None
+    assert farkle.winners(state) == ["ann"]
+    assert farkle.scores(state) == {"ann": 0, "bob": 0}
+    assert (state["turn_points"], state["dice"], state["turn"]) == (0, [], 0)
+    assert state["last_event"]["text"] == "bob resigned. The game is over: ann wins after 1 lap."
+    refused(state, "ann", {"type": "resign"}, "The game is over.")
 
 
 def test_resign_out_of_turn_skips_the_seat_later():
@@ -721,15 +736,15 @@ def test_resign_out_of_turn_skips_the_seat_later():
     assert state["laps"] == 2
 
 
-def test_everyone_resigns_game_over_without_winner():
-    state = farkle.new_game(["ann", "bob"])
+def test_the_second_of_three_resigning_ends_the_game():
+    state = farkle.new_game(["ann", "bob", "cy"])
     state = act(state, "bob", {"type": "resign"})
     assert not farkle.is_over(state)
     state = act(state, "ann", {"type": "resign"})
     assert farkle.is_over(state)
-    assert farkle.winners(state) == []
+    assert farkle.winners(state) == ["cy"]
     assert farkle.current_player(state) is None
-    assert "no winner" in state["last_event"]["text"]
+    assert state["last_event"]["text"] == "ann resigned. The game is over: cy wins after 1 lap."
 
 
 def test_solo_resign_ends_the_game():

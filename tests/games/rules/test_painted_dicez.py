@@ -260,13 +260,12 @@ def test_skip_and_resign(dice):
     state = pd.apply(state, "cat", {"type": "resign"}, dice)
     assert pd.current_player(state) == "bob"
     state = pd.apply(state, "bob", {"type": "resign"}, dice)
-    assert pd.current_player(state) == "ann" and not pd.is_over(state)
-    with pytest.raises(IllegalAction):
-        pd.apply(state, "bob", {"type": "skip"}, dice)
-    for box in BOXES[2:]:
-        state = turn(state, dice, "R1 B2 P3 G4 Y6", box)
-    assert pd.is_over(state) and pd.winners(state) == ["ann"]
-    assert set(pd.scores(state)) == {"ann", "bob", "cat"}
+    # Only ann is left of three: the game ends at once and she wins with her card as it stands.
+    assert pd.is_over(state) and pd.current_player(state) is None
+    assert pd.winners(state) == ["ann"]
+    assert pd.scores(state) == {"ann": 3, "bob": 0, "cat": 0}
+    with pytest.raises(IllegalAction, match="The game is over"):
+        pd.apply(state, "ann", {"type": "roll", "hold": []}, dice)
 
 
 # --- legal_actions, preview, purity -------------------------------------------------------------------

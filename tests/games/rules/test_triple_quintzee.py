@@ -707,35 +707,38 @@ def test_resign_out_of_turn_then_the_seat_is_skipped(dice):
 
 
 def test_resign_in_turn_passes_the_turn_and_clears_the_dice(dice):
-    state = roll(tq.new_game(["ann", "bob"]), dice, [1, 2, 3, 4, 5])
+    state = roll(tq.new_game(["ann", "bob", "cat"]), dice, [1, 2, 3, 4, 5])
     state = tq.apply(state, "ann", {"type": "resign"}, dice)
     assert tq.current_player(state) == "bob"
     assert (state["roll"], state["dice"], state["held"]) == (0, [], [])
     assert state["turn"] == 0
 
 
-def test_a_resigned_player_never_wins_and_the_last_one_standing_plays_on(dice):
+def test_a_resigned_player_never_wins_and_the_last_one_standing_wins_at_once(dice):
+    """RULINGS: a game of two or more ends when one player has not resigned, cards as they stand."""
     state = tq.new_game(["ann", "bob"])
     state = turn(state, dice, [6] * 5, "quintzee", 1)  # ann leads with 150
-    state = tq.apply(state, "ann", {"type": "resign"}, dice)
-    for _ in range(39):
-        assert tq.current_player(state) == "bob"
-        state = first_score(state, dice, [1, 1, 2, 2, 3])
-    assert tq.is_over(state)
-    assert tq.scores(state)["ann"] == 150 > tq.scores(state)["bob"]
-    assert tq.winners(state) == ["bob"]
-
-
-def test_everyone_resigning_ends_the_game_without_a_winner(dice):
-    state = tq.new_game(["ann", "bob"])
-    state = tq.apply(state, "bob", {"type": "resign"}, dice)
-    assert not tq.is_over(state)
+    state = roll(state, dice, [1, 1, 2, 2, 3])
     state = tq.apply(state, "ann", {"type": "resign"}, dice)
     assert tq.is_over(state) and tq.current_player(state) is None
-    assert tq.winners(state) == []
+    assert (state["roll"], state["dice"], state["held"]) == (0, [], [])
+    assert tq.scores(state) == {"ann": 150, "bob": 0}
+    assert tq.winners(state) == ["bob"]
+    assert state["last_event"]["text"] == "ann resigned. The game is over: bob wins."
     assert tq.legal_actions(state) == []
     with pytest.raises(IllegalAction, match="The game is over"):
-        tq.apply(state, "ann", {"type": "resign"}, dice)
+        tq.apply(state, "bob", {"type": "resign"}, dice)
+
+
+def test_resigning_out_of_turn_leaves_one_player_in_a_game_of_three(dice):
+    state = tq.new_game(["ann", "bob", "cat"])
+    state = tq.apply(state, "bob", {"type": "resign"}, dice)
+    assert not tq.is_over(state)
+    state = roll(state, dice, [1, 2, 3, 4, 5])
+    state = tq.apply(state, "cat", {"type": "resign"}, dice)
+    assert tq.is_over(state) and tq.current_player(state) is None
+    assert tq.winners(state) == ["ann"]
+    assert state["dice"] == []
 
 
 def test_a_solo_resign_ends_the_game(dice):
@@ -892,7 +895,10 @@ def test_random_games_keep_the_contract(seed):
             assert card["total"] == total == tq.scores(new)[p]
         state = new
     alive = [p for p in players if p not in state["resigned"]]
-    assert all(state["cards"][p]["complete"] for p in alive)
+    if len(alive) == 1 < len(players):
+        assert tq.winners(state) == alive  # the last one standing wins with the card as it stands
+    else:
+        assert all(state["cards"][p]["complete"] for p in alive)
 
 
 def test_a_state_survives_a_json_round_trip(dice):
