@@ -70,21 +70,10 @@ HOT_STEPS = (
     _step("roll", "The turn's first roll.", roll=[1, 1, 1, 5, 2, 3]),
     _step("roll", "Set three 1s and a 5 aside; two dice are left to roll.", [0, 1, 2, 3], [5, 1]),
 )
-HOT_LOST_STEPS = (
-    _step(
-        "roll",
-        "Both dice score: hot dice. All six are rolled again, and nothing scores.",
-        [0, 1],
-        [2, 2, 3, 4, 6, 6],
-    ),
-)
+HOT_AGAIN = "Both dice score: hot dice. All six are rolled again, and "
+HOT_LOST_STEPS = (_step("roll", HOT_AGAIN + "nothing scores.", [0, 1], [2, 2, 3, 4, 6, 6]),)
 HOT_KEPT_STEPS = (
-    _step(
-        "roll",
-        "Both dice score: hot dice. All six are rolled again, and a 5 shows.",
-        [0, 1],
-        [5, 2, 2, 3, 6, 6],
-    ),
+    _step("roll", HOT_AGAIN + "a 5 shows.", [0, 1], [5, 2, 2, 3, 6, 6]),
     _step("bank", "Set the 5 aside and bank.", [0]),
 )
 # The last lap: Ann reaches the goal, Bob still has his turn, then the game is over.

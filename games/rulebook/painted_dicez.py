@@ -4,9 +4,9 @@ the two bonuses, valued or played by the engine."""
 from __future__ import annotations
 
 from games.rules import painted_dicez as engine
-from games.rules.painted_dicez import COLOUR_LETTERS, COLOURS, LABELS
+from games.rules.painted_dicez import COLOUR, COLOUR_LETTERS, COLOURS, FACE, LABELS
 
-from .shared import YOU, card_rows, card_turn, example, shown_die
+from .shared import YOU, card_rows, card_turn, example, face_texts, shown_die
 
 B, R, P, G, Y = COLOURS
 
@@ -16,28 +16,22 @@ def painted(*pairs: tuple[int, str]) -> list[list]:
     return [[face, colour] for face, colour in pairs]
 
 
-TEXTS = {
-    "ones": "Add up the dice that show 1, whatever their colour.",
-    "twos": "Add up the dice that show 2.",
-    "threes": "Add up the dice that show 3.",
-    "fours": "Add up the dice that show 4.",
-    "fives": "Add up the dice that show 5.",
-    "sixes": "Add up the dice that show 6.",
-    "blues": "Add up the faces of the blue dice.",
-    "reds": "Add up the faces of the red dice.",
-    "pinks": "Add up the faces of the pink dice.",
-    "greens": "Add up the faces of the green dice.",
-    "yellows": "Add up the faces of the yellow dice.",
-    "four_of_a_kind": "Four or more dice with one face: all five dice added up.",
-    "four_of_a_color": "Four or more dice with one colour: all five faces added up.",
-    "full_house": "Exactly three of one face and two of another: 25. Five alike does not count.",
-    "painted_house": "Exactly three dice of one colour and two of another: 25.",
-    "straight": "Five faces in a row (1-5 or 2-6): 40.",
-    "rainbow": "All five colours showing, one die each: 40.",
-    "flush": "All five dice in one colour: 50.",
-    "dicez": "All five dice with one face: 50.",
-    "chance": "Anything: all five faces added up.",
-}
+TEXTS = (
+    face_texts(FACE)
+    | {box: f"Add up the faces of the {colour} dice." for box, colour in COLOUR.items()}
+    | {
+        "ones": "Add up the dice that show 1, whatever their colour.",
+        "four_of_a_kind": "Four or more dice with one face: all five dice added up.",
+        "four_of_a_color": "Four or more dice with one colour: all five faces added up.",
+        "full_house": "Exactly three of one face and two of another: 25. Five alike does not count.",
+        "painted_house": "Exactly three dice of one colour and two of another: 25.",
+        "straight": "Five faces in a row (1-5 or 2-6): 40.",
+        "rainbow": "All five colours showing, one die each: 40.",
+        "flush": "All five dice in one colour: 50.",
+        "dicez": "All five dice with one face: 50.",
+        "chance": "Anything: all five faces added up.",
+    }
+)
 SAMPLES = {
     "ones": painted((1, B), (1, R), (3, G), (4, Y), (6, P)),
     "twos": painted((2, G), (5, G), (2, B), (2, R), (3, Y)),

@@ -27,6 +27,11 @@ def par_rolls(face_boxes: Mapping[str, int]) -> dict[str, list[int]]:
     return {box: THREE_OF_EACH[face] for box, face in face_boxes.items()}
 
 
+def face_texts(face_boxes: Mapping[str, int]) -> dict[str, str]:
+    """How every upper box of a card scores (``face_boxes``: box name to face)."""
+    return {box: f"Add up the dice that show {face}." for box, face in face_boxes.items()}
+
+
 # --- dice as drawn ------------------------------------------------------------------------------------
 
 
@@ -112,6 +117,21 @@ def card_fills(engine, fills: Sequence[tuple[str, list]], column: int | None = N
     for box, roll in fills:
         state, _ = card_turn(engine, state, roll, box, column)
     return state
+
+
+def played_turns(engine, script: Sequence[tuple[list, str, int, str]], label: str) -> list[dict]:
+    """A new solo card played turn by turn through ``script`` (dice, box, column picked, what happens).
+
+    ``label`` names each turn's choice from ``{box}`` (the engine's label) and ``{column}``.
+    """
+    state = engine.new_game([YOU])
+    steps = []
+    for roll, box, column, note in script:
+        state, gain = card_turn(engine, state, roll, box, column)
+        chosen = label.format(box=engine.LABELS[box], column=column)
+        value, running = engine.score(box, roll), engine.scores(state)[YOU]
+        steps.append(example(roll, value, box=box, label=chosen, note=note, gain=gain, running=running))
+    return steps
 
 
 def refused(engine, state: dict, player: str, action: dict, *rolls: Sequence[Any]) -> bool:

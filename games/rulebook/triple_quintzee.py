@@ -6,15 +6,9 @@ from __future__ import annotations
 from games.rules import triple_quintzee as engine
 from games.rules.triple_quintzee import FACE, LABELS
 
-from .shared import YOU, card_rows, card_turn, example, par_rolls
+from .shared import YOU, card_rows, card_turn, example, face_texts, par_rolls, played_turns
 
-TEXTS = {
-    "ones": "Add up the dice that show 1.",
-    "twos": "Add up the dice that show 2.",
-    "threes": "Add up the dice that show 3.",
-    "fours": "Add up the dice that show 4.",
-    "fives": "Add up the dice that show 5.",
-    "sixes": "Add up the dice that show 6.",
+TEXTS = face_texts(FACE) | {
     "three_of_a_kind": "Three or more dice alike: all five dice added up.",
     "four_of_a_kind": "Four or more dice alike: all five dice added up.",
     "full_house": "Three alike and a pair of another face, or all five alike: a flat 25.",
@@ -145,18 +139,7 @@ def _on_track() -> dict:
 
 
 def _quintzee_bonus() -> list[dict]:
-    state = engine.new_game([YOU])
-    steps = []
-    for roll, box, column, note in QUINTZEE_SCRIPT:
-        state, gain = card_turn(engine, state, roll, box, column)
-        label = f"{LABELS[box]}, column {column}"
-        running = engine.scores(state)[YOU]
-        steps.append(
-            example(
-                roll, engine.score(box, roll), box=box, label=label, note=note, gain=gain, running=running
-            )
-        )
-    return steps
+    return played_turns(engine, QUINTZEE_SCRIPT, "{box}, column {column}")
 
 
 def build() -> dict:

@@ -7,16 +7,21 @@ from games.rules import triple_yahtzee_99 as engine
 from games.rules.dice import FACES
 from games.rules.triple_yahtzee_99 import FACE, FACE_BOXES, LABELS
 
-from .shared import YOU, Scripted, card_fills, card_rows, card_turn, example, par_rolls, refused
+from .shared import (
+    YOU,
+    Scripted,
+    card_fills,
+    card_rows,
+    card_turn,
+    example,
+    face_texts,
+    par_rolls,
+    played_turns,
+    refused,
+)
 
-TEXTS = {
-    "ones": "Add up the dice that show 1.",
+TEXTS = face_texts(FACE) | {
     "xtra_ones": "A second Ones box: add up the 1s again. It never counts toward an upgrade.",
-    "twos": "Add up the dice that show 2.",
-    "threes": "Add up the dice that show 3.",
-    "fours": "Add up the dice that show 4.",
-    "fives": "Add up the dice that show 5.",
-    "sixes": "Add up the dice that show 6.",
     "waste_upper": "Spend the turn without scoring: an X, no points. Optional.",
     "two_pairs": "Only the two best pairs are added up (a three or four of a kind supplies pairs too).",
     "three_of_a_kind": "Three or more alike: all five dice added up.",
@@ -162,18 +167,7 @@ def _yahtzee_bonus_refused_early() -> bool:
 
 
 def _yahtzee_bonus() -> list[dict]:
-    state = engine.new_game([YOU])
-    steps = []
-    for roll, box, column, note in YAHTZEE_BONUS_SCRIPT:
-        state, gain = card_turn(engine, state, roll, box, column)
-        label = f"{LABELS[box]}, picked in column {column}"
-        running = engine.scores(state)[YOU]
-        steps.append(
-            example(
-                roll, engine.score(box, roll), box=box, label=label, note=note, gain=gain, running=running
-            )
-        )
-    return steps
+    return played_turns(engine, YAHTZEE_BONUS_SCRIPT, "{box}, picked in column {column}")
 
 
 def _waste() -> dict:
