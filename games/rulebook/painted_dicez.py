@@ -4,7 +4,7 @@ the two bonuses, valued or played by the engine."""
 from __future__ import annotations
 
 from games.rules import painted_dicez as engine
-from games.rules.painted_dicez import COLOUR, COLOUR_LETTERS, COLOURS, FACE, LABELS
+from games.rules.painted_dicez import CENTER, COLOUR, COLOUR_LETTERS, COLOURS, FACE, LABELS, LOWER, UPPER
 
 from .shared import YOU, card_rows, card_turn, example, face_texts, shown_die
 
@@ -54,6 +54,7 @@ SAMPLES = {
     "dicez": painted((3, B), (3, R), (3, P), (3, G), (3, Y)),
     "chance": painted((6, B), (4, R), (3, P), (2, G), (5, Y)),
 }
+SECTIONS = {UPPER[0]: "Faces", CENTER[0]: "Colours", LOWER[0]: "Combinations"}
 ALL_BLUE = painted((4, B), (4, B), (4, B), (2, B), (6, B))
 FIVE_FIVES = painted((5, B), (5, R), (5, P), (5, G), (5, Y))
 RAINBOW_STRAIGHT = painted((2, G), (3, Y), (4, B), (5, P), (6, R))
@@ -122,7 +123,7 @@ def _bonus_game(fills: tuple[tuple[str, list[list]], ...]) -> dict:
 def build() -> dict:
     readings = {key: [_valued(*row) for row in rows] for key, rows in READINGS.items()}
     return {
-        "card": card_rows(engine, TEXTS, SAMPLES),
+        "card": card_rows(engine, TEXTS, SAMPLES, SECTIONS),
         **readings,
         "upper_bonus": _bonus_game(UPPER_FILLS),
         "colour_bonus": _bonus_game(COLOUR_FILLS),

@@ -72,10 +72,29 @@ def example(
     }
 
 
-def card_rows(engine, texts: Mapping[str, str], samples: Mapping[str, list]) -> list[dict]:
-    """The scorecard table: every box of the engine with what it scores and one sample roll it values."""
+def card_rows(
+    engine,
+    texts: Mapping[str, str],
+    samples: Mapping[str, list],
+    sections: Mapping[str, str],
+    marks: Mapping[str, str] | None = None,
+) -> list[dict]:
+    """The scorecard table: every box of the engine with what it scores and one sample roll it values.
+
+    ``sections`` names the section each box in it starts; ``marks`` is what the card writes in a box
+    instead of its value (the X of a waste box).
+    """
+    marks = marks or {}
     return [
-        example(samples[box], engine.score(box, samples[box]), box=box, label=label, note=texts[box])
+        example(
+            samples[box],
+            engine.score(box, samples[box]),
+            box=box,
+            label=label,
+            note=texts[box],
+            section=sections.get(box, ""),
+            mark=marks.get(box, ""),
+        )
         for box, label in engine.LABELS.items()
     ]
 

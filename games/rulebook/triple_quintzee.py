@@ -4,7 +4,7 @@ and the Quintzee bonus, each valued or played by the engine."""
 from __future__ import annotations
 
 from games.rules import triple_quintzee as engine
-from games.rules.triple_quintzee import FACE, LABELS
+from games.rules.triple_quintzee import BOTTOM, FACE, LABELS, TOP
 
 from .shared import YOU, card_rows, card_turn, example, face_texts, par_rolls, played_turns
 
@@ -32,6 +32,7 @@ SAMPLES = {
     "quintzee": [5, 5, 5, 5, 5],
     "chance": [6, 5, 4, 3, 3],
 }
+SECTIONS = {TOP[0]: "Top section", BOTTOM[0]: "Bottom section"}
 # Single rolls and one box each: (dice, box, why).
 SINGLES = (
     ([3, 3, 3, 3, 3], "three_of_a_kind", "Five alike is also three alike: all five dice count."),
@@ -145,7 +146,7 @@ def _quintzee_bonus() -> list[dict]:
 def build() -> dict:
     right_most, right_most_more = _right_most()
     return {
-        "card": card_rows(engine, TEXTS, SAMPLES),
+        "card": card_rows(engine, TEXTS, SAMPLES, SECTIONS),
         "right_most": right_most,
         "right_most_more": right_most_more,
         "examples": _singles(),

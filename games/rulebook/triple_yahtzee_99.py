@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.rules import triple_yahtzee_99 as engine
 from games.rules.dice import FACES
-from games.rules.triple_yahtzee_99 import FACE, FACE_BOXES, LABELS
+from games.rules.triple_yahtzee_99 import FACE, FACE_BOXES, LABELS, LOWER, UPPER, WASTE
 
 from .shared import (
     YOU,
@@ -56,6 +56,7 @@ SAMPLES = {
     "second_chance": [3, 3, 5, 6, 2],
     "waste_lower": [1, 1, 2, 3, 6],
 }
+SECTIONS = {UPPER[0]: "Upper section", LOWER[0]: "Lower section"}
 # Rolls shown in one box each, by table: (dice, box, why).
 SINGLES = {
     "two_pairs": (
@@ -205,7 +206,7 @@ def _upgrades() -> dict:
 def build() -> dict:
     singles = {key: [_valued(*row) for row in rows] for key, rows in SINGLES.items()}
     return {
-        "card": card_rows(engine, TEXTS, SAMPLES),
+        "card": card_rows(engine, TEXTS, SAMPLES, SECTIONS, dict.fromkeys(WASTE, "X")),
         **singles,
         "by_face": _by_face(),
         "tiers": _tiers(),
