@@ -44,6 +44,23 @@ SINGLES = (
     ([6, 6, 6, 6, 6], "sixes", "Five alike in the top section: just the sum of the sixes."),
     ([4, 4, 4, 4, 4], "twos", "Allowed, but it scores 0 (and earns no Quintzee bonus)."),
 )
+# One Full House row played on an empty card: (dice, column picked, what happens).
+RIGHT_MOST_BOX = "full_house"
+RIGHT_MOST_TURNS = (
+    (
+        [2, 2, 2, 5, 5],
+        1,
+        "Worth {value}, so it goes to the right-most empty {label} box, column {column}: "
+        "{value} x {column} = {gain}.",
+    ),
+    (
+        [1, 2, 4, 4, 6],
+        1,
+        "Not a full house, so it is a scratch: the 0 stays in column 1, as picked, "
+        "although column 2 is still empty.",
+    ),
+    ([6, 6, 1, 1, 1], 2, "The last empty {label} box: {value} x {column} = {gain}."),
+)
 TOP_BONUS_COLUMN = 2
 ON_TRACK_FILLS = (("ones", [1, 1, 2, 3, 4]), ("fives", [5, 5, 5, 5, 2]), ("sixes", [6, 6, 1, 2, 3]))
 # Fill the three Quintzee boxes, then score more five of a kinds: (dice, box, column picked, what happens).
@@ -59,45 +76,28 @@ QUINTZEE_SCRIPT = (
 
 def _right_most() -> tuple[dict, list[dict]]:
     """One Full House row on an empty card: a score jumps right, a scratch stays where it was put."""
-    box = "full_house"
-    fh, scratch, last = [2, 2, 2, 5, 5], [1, 2, 4, 4, 6], [6, 6, 1, 1, 1]
-    state, fh_gain = card_turn(engine, engine.new_game([YOU]), fh, box, 1)
-    fh_value = engine.score(box, fh)
-    # On an otherwise empty card the gain is the value times the multiplier of the column it landed in.
-    fh_column = fh_gain // fh_value
-    first = example(
-        fh,
-        fh_value,
+    state = engine.new_game([YOU])
+    rows = []
+    for dice, picked, note in RIGHT_MOST_TURNS:
+        state, gain = card_turn(engine, state, dice, RIGHT_MOST_BOX, picked)
+        rows.append(_right_most_turn(dice, picked, note, gain))
+    return rows[0], rows[1:]
+
+
+def _right_most_turn(dice: list[int], picked: int, note: str, gain: int) -> dict:
+    box = RIGHT_MOST_BOX
+    value = engine.score(box, dice)
+    # On a card with nothing else in it the gain is the value times the column the score landed in.
+    column = gain // value if value else picked
+    return example(
+        dice,
+        value,
         box=box,
-        label=f"{LABELS[box]}, picked in column 1",
-        note=f"Worth {fh_value}, so it goes to the right-most empty {LABELS[box]} box, column {fh_column}: "
-        f"{fh_value} x {fh_column} = {fh_gain}.",
-        gain=fh_gain,
-        column=fh_column,
+        label=f"{LABELS[box]}, picked in column {picked}",
+        note=note.format(value=value, column=column, gain=gain, label=LABELS[box]),
+        gain=gain,
+        column=column,
     )
-    state, scratch_gain = card_turn(engine, state, scratch, box, 1)
-    state, last_gain = card_turn(engine, state, last, box, 2)
-    last_value = engine.score(box, last)
-    more = [
-        example(
-            scratch,
-            engine.score(box, scratch),
-            box=box,
-            label=f"{LABELS[box]}, picked in column 1",
-            note="Not a full house, so it is a scratch: the 0 stays in column 1, as picked, "
-            "although column 2 is still empty.",
-            gain=scratch_gain,
-        ),
-        example(
-            last,
-            last_value,
-            box=box,
-            label=f"{LABELS[box]}, picked in column 2",
-            note=f"The last empty {LABELS[box]} box: {last_value} x {last_gain // last_value} = {last_gain}.",
-            gain=last_gain,
-        ),
-    ]
-    return first, more
 
 
 def _singles() -> list[dict]:
