@@ -8,6 +8,7 @@ import pytest
 
 from games import rulebook, rules
 from games.rules import farkle, painted_dicez, triple_quintzee, triple_yahtzee_99
+from tests.games.test_rules_pages import die_examples
 
 SLUGS = list(rulebook.BUILDERS)
 CARD_GAMES = [slug for slug in SLUGS if slug != farkle.slug]
@@ -17,19 +18,8 @@ STATED_VALUE = re.compile(r"(?::|,|\bso|\bexactly|\bgets|\bflat) (\d+)\.$")
 PRODUCT = re.compile(r"(\d+) x (\d+)(?: = (\d+))?")
 
 
-def examples_with_dice(data):
-    if isinstance(data, dict):
-        if "shown" in data:
-            yield data
-        for value in data.values():
-            yield from examples_with_dice(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from examples_with_dice(value)
-
-
 def all_examples():
-    return [e for slug in SLUGS for e in examples_with_dice(rulebook.examples(slug))]
+    return [e for slug in SLUGS for e in die_examples(rulebook.examples(slug))]
 
 
 def test_every_value_a_note_states_is_the_engines():
@@ -88,7 +78,7 @@ def test_only_waste_boxes_are_marked_instead_of_valued():
 def test_painted_dice_carry_the_engines_colour_letter():
     data = rulebook.examples(painted_dicez.slug)
     assert [(d["colour"], d["letter"]) for d in data["letters"]] == list(painted_dicez.COLOUR_LETTERS.items())
-    for e in examples_with_dice(data):
+    for e in die_examples(data):
         for (_, colour), shown in zip(e["dice"], e["shown"], strict=True):
             assert shown["letter"] == painted_dicez.COLOUR_LETTERS[colour]
 
