@@ -25,9 +25,9 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     kind = catalogue.kind(slug)
     if kind is None:
         raise Http404("No such game.")
-    from games import rules_examples
+    from games import rulebook
 
-    return render(request, f"games/rules/{slug}.html", {"kind": kind, "ex": rules_examples.examples(slug)})
+    return render(request, f"games/rules/{slug}.html", {"kind": kind, "ex": rulebook.examples(slug)})
 
 
 def _groups_of(user):

@@ -19,6 +19,8 @@ name = "Painted DiceZ"
 min_players = 1
 max_players = cardgame.MAX_PLAYERS
 
+# The letter printed on a die of each colour, so that colour is never told by sight alone.
+COLOUR_LETTERS = {"blue": "B", "red": "R", "pink": "P", "green": "G", "yellow": "Y"}
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 CENTER = ("blues", "reds", "pinks", "greens", "yellows")
 LOWER = (

@@ -8,7 +8,7 @@ import itertools
 import pytest
 from django.urls import reverse
 
-from games import catalogue, rules, rules_examples
+from games import catalogue, rulebook, rules
 
 # base.html reads request.user; the pages themselves never query the database.
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_headings_go_in_order(client, slug):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_example_has_labelled_dice(client, slug):
     _, text = page(client, slug)
-    for e in die_examples(rules_examples.examples(slug)):
+    for e in die_examples(rulebook.examples(slug)):
         if e["dice"]:
             assert f'aria-label="{e["aria"]}"' in text
 
@@ -84,9 +84,9 @@ def test_unknown_slug_is_404(client):
 
 
 def test_examples_are_computed_once_per_slug():
-    assert rules_examples.examples("farkle") is rules_examples.examples("farkle")
+    assert rulebook.examples("farkle") is rulebook.examples("farkle")
     with pytest.raises(KeyError):
-        rules_examples.examples("snakes-and-ladders")
+        rulebook.examples("snakes-and-ladders")
 
 
 # --- the numbers come from the engine ----------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_examples_are_computed_once_per_slug():
 @pytest.mark.parametrize("slug", CARD_GAMES)
 def test_card_game_examples_match_engine_score(client, slug):
     engine = rules.get(slug)
-    ex = rules_examples.examples(slug)
+    ex = rulebook.examples(slug)
     checked = 0
     for e in die_examples(ex):
         if e["box"]:
@@ -114,7 +114,7 @@ def test_card_game_examples_match_engine_score(client, slug):
 
 def test_farkle_examples_match_engine_score(client):
     engine = rules.get("farkle")
-    ex = rules_examples.examples("farkle")
+    ex = rulebook.examples("farkle")
     for e in ex["table"] + ex["rulings"] + ex["sets"]:
         assert e["value"] == engine.score(e["dice"])
     for e in ex["rolls"]:
@@ -134,7 +134,7 @@ def test_farkle_examples_match_engine_score(client):
 
 
 def test_triple_quintzee_hand_checked(client):
-    ex = rules_examples.examples("triple-quintzee")
+    ex = rulebook.examples("triple-quintzee")
     fh = ex["right_most"]
     assert fh["dice"] == [2, 2, 2, 5, 5]
     assert (fh["value"], fh["column"], fh["gain"]) == (25, 3, 75)
@@ -158,7 +158,7 @@ def test_triple_quintzee_hand_checked(client):
 
 
 def test_triple_yahtzee_99_hand_checked(client):
-    ex = rules_examples.examples("triple-yahtzee-99")
+    ex = rulebook.examples("triple-yahtzee-99")
     pairs = {tuple(e["dice"]): e["value"] for e in ex["two_pairs"]}
     assert pairs[(4, 4, 4, 4, 2)] == 16
     assert pairs[(3, 3, 3, 6, 6)] == 18
@@ -197,7 +197,7 @@ def test_triple_yahtzee_99_hand_checked(client):
 
 
 def test_painted_dicez_hand_checked(client):
-    ex = rules_examples.examples("painted-dicez")
+    ex = rulebook.examples("painted-dicez")
     houses = {e["box"]: e["value"] for e in ex["houses"]}
     assert houses == {"painted_house": 0, "flush": 50, "four_of_a_color": 20, "full_house": 0}
     kinds = {e["box"]: e["value"] for e in ex["kinds"]}
@@ -217,7 +217,7 @@ def test_painted_dicez_hand_checked(client):
 
 
 def test_farkle_hand_checked(client):
-    ex = rules_examples.examples("farkle")
+    ex = rulebook.examples("farkle")
     stated = {
         (1, 1, 1, 4, 4): 2000,
         (2, 2, 2, 5, 5): 400,
