@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games import services
 from games.catalogue import BY_SLUG, KINDS
+from games.display import sheet_of, view_of
 from games.highscores import FARKLE_GOALS, PERIODS, high_scores
 from games.history import finished_games
 from games.models import Game
@@ -150,6 +151,15 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         for a in game.actions.select_related("seat__user").order_by("seq")
     ]
     scores = [game.engine.scores(state) for state in states]
+    winners = [game.engine.winners(state) for state in states]
     seats = list(game.seats.select_related("user").order_by("position"))
-    replay = {"kind": game.kind, "states": states, "scores": scores, "entries": entries}
+    replay = {
+        "kind": game.kind,
+        "view": view_of(game.kind),
+        "sheet": sheet_of(game.kind),
+        "states": states,
+        "scores": scores,
+        "winners": winners,
+        "entries": entries,
+    }
     return render(request, "games/replay.html", {"game": game, "seats": seats, "replay": replay})

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from games import errors, rules
+from games import display, errors, rules
 from games.dice_source import COLOURS
 from games.models import Game
 from games.moves import MAX_CLIENT_ID
@@ -70,9 +70,18 @@ def test_each_message_definition_is_named_after_its_type():
         assert "type" in defs[kind]["required"]
 
 
+def test_every_card_sheet_follows_the_schema():
+    sheet = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/sheet"})
+    for kind in rules.ENGINES:
+        if display.sheet_of(kind) is not None:
+            sheet.validate(display.sheet_of(kind))
+
+
 def test_the_envelope_enums_are_the_servers():
     defs = schema()["$defs"]
     assert set(defs["game"]["properties"]["kind"]["enum"]) == set(rules.ENGINES)
+    assert set(defs["game"]["properties"]["view"]["enum"]) == set(display.VIEWS.values())
+    assert defs["sheet_box"]["properties"]["colour"]["enum"] == list(COLOURS)
     assert set(defs["game_status"]["enum"]) == set(Game.Status.values)
     assert defs["die"]["else"]["prefixItems"][1]["enum"] == list(COLOURS)
     assert defs["client_id"]["maxLength"] == MAX_CLIENT_ID
