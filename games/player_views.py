@@ -150,6 +150,15 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         for a in game.actions.select_related("seat__user").order_by("seq")
     ]
     scores = [game.engine.scores(state) for state in states]
+    winners = [game.engine.winners(state) for state in states]
     seats = list(game.seats.select_related("user").order_by("position"))
-    replay = {"kind": game.kind, "states": states, "scores": scores, "entries": entries}
+    replay = {
+        "kind": game.kind,
+        "view": game.engine.view,
+        "sheet": game.engine.SHEET,
+        "states": states,
+        "scores": scores,
+        "winners": winners,
+        "entries": entries,
+    }
     return render(request, "games/replay.html", {"game": game, "seats": seats, "replay": replay})

@@ -50,7 +50,16 @@ def game_info(game: Game) -> dict:
         "absence_limit": game.absence_limit,
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
+        "view": game.engine.view,
+        "sheet": game.engine.SHEET,
     }
+
+
+def standing(game: Game, state: dict | None) -> dict:
+    """The engine's scores and winners for ``state``, so that no client works them out again."""
+    if not state:
+        return {"scores": {}, "winners": []}
+    return {"scores": game.engine.scores(state), "winners": game.engine.winners(state)}
 
 
 def preview_for(game: Game, state: dict | None) -> dict:
@@ -79,6 +88,7 @@ def event_payload(game: Game, logged: Action, seat: Seat) -> dict:
         "status": game.status,
         "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
         "state": game.state,
+        **standing(game, game.state),
         "preview": preview_for(game, game.state),
     }
 
@@ -104,6 +114,7 @@ def game_snapshot(game: Game, viewer, since: int | None = None) -> dict:
         "seats": seats,
         "connected": connected_usernames(game.pk),
         "state": game.state,
+        **standing(game, game.state),
         "preview": preview_for(game, game.state),
         "you": {"user": viewer.username, "seat": you},
         "events": events_since(game.pk, start),

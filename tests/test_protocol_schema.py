@@ -70,6 +70,13 @@ def test_each_message_definition_is_named_after_its_type():
         assert "type" in defs[kind]["required"]
 
 
+def test_every_card_sheet_follows_the_schema():
+    sheet = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/sheet"})
+    for engine in rules.ENGINES.values():
+        if engine.SHEET is not None:
+            sheet.validate(engine.SHEET)
+
+
 def test_the_envelope_enums_are_the_servers():
     defs = schema()["$defs"]
     # The schema names no game (a game is declared by its engine alone); every engine's slug fits it.
@@ -77,6 +84,8 @@ def test_the_envelope_enums_are_the_servers():
     assert "enum" not in kind
     assert all(re.fullmatch(kind["pattern"], slug) for slug in rules.ENGINES)
     assert not re.fullmatch(kind["pattern"], "Farkle (10000)")
+    assert set(defs["game"]["properties"]["view"]["enum"]) == {e.view for e in rules.ENGINES.values()}
+    assert defs["sheet_box"]["properties"]["colour"]["enum"] == list(COLOURS)
     assert set(defs["game_status"]["enum"]) == set(Game.Status.values)
     assert defs["die"]["else"]["prefixItems"][1]["enum"] == list(COLOURS)
     assert defs["client_id"]["maxLength"] == MAX_CLIENT_ID

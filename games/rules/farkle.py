@@ -563,3 +563,4 @@ ranking = Ranking(
     "then the earlier game.",
 )
 FIGURES = farkle_figures.FIGURES
+SHEET = None  # no card: the "farkle" view draws the table of set-aside dice

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from . import cardgame
+from . import cardgame, sheet
 from .cardgame import CardRules, Placement
 from .declare import BY_SCORE
 from .dice import COLOURS, FACES, Dice, counts, is_five_of_a_kind, is_full_house, sum_of_face
@@ -204,4 +204,17 @@ FIGURES = CardFigures(
     columns=(),
     bonuses=lambda card: [card["upper_bonus"] > 0, card["color_bonus"] > 0],
     five_kinds=lambda card: 1 if card["boxes"].get("dicez") else 0,
+)
+SHEET = sheet.card(
+    1,
+    [
+        *sheet.boxes(LABELS, UPPER),
+        sheet.total("Upper subtotal", "upper_subtotal", "subtotal"),
+        sheet.total("Upper bonus (63+)", "upper_bonus", "bonus"),
+        *sheet.boxes(LABELS, CENTER, **{box: {"colour": c} for box, c in zip(CENTER, COLOURS, strict=True)}),
+        sheet.total("Colour subtotal", "color_subtotal", "subtotal"),
+        sheet.total("Colour bonus (63+)", "color_bonus", "bonus"),
+        *sheet.boxes(LABELS, LOWER),
+        sheet.total("Lower subtotal", "lower_subtotal", "subtotal"),
+    ],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import cardgame
+from . import cardgame, sheet
 from .cardgame import COLUMNS, CardRules, Placement
 from .declare import BY_SCORE
 from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
@@ -210,4 +210,20 @@ FIGURES = CardFigures(
         bool(col["boxes"].get("quintzee")) + col["quintzee_bonus"] // QUINTZEE_BONUS
         for col in card["columns"]
     ),
+)
+SHEET = sheet.card(
+    3,
+    [
+        *sheet.boxes(LABELS, TOP),
+        sheet.total("Top subtotal", "top_subtotal", "subtotal"),
+        sheet.total("Bonus (63+)", "top_bonus", "bonus"),
+        sheet.total("On track", "on_track", "on-track", "signed"),
+        *sheet.boxes(
+            LABELS, BOTTOM, **{b: {"right_most": True, "moves": sheet.RIGHT_MOST} for b in RIGHT_MOST}
+        ),
+        sheet.total("Bottom subtotal", "bottom_subtotal", "subtotal"),
+        sheet.total("Quintzee bonus", "quintzee_bonus", "bonus"),
+        sheet.total("Column total", "total", "total"),
+    ],
+    bonus_moment="Quintzee bonus!",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import cardgame
+from . import cardgame, sheet
 from .cardgame import COLUMNS, CardRules, Placement
 from .declare import BY_SCORE
 from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, sum_of_face
@@ -307,4 +307,24 @@ FIGURES = CardFigures(
         bool(col["boxes"].get("yahtzee")) + bool(col["boxes"].get("yahtzee_bonus")) for col in card["columns"]
     ),
     upgrades=lambda card: sum(1 for col in card["columns"] if col.get("upgraded")),
+)
+# The sheet prints both waste rows as plain "Waste-A-Turn"; the engine's labels tell them apart.
+_SHEET_ROWS = {w: {"label": "Waste-A-Turn", "waste": True} for w in WASTE} | {
+    "yahtzee_bonus": {"moves": sheet.BONUS_ORDER}
+}
+_SHEET_UPPER = BOXES[: BOXES.index("waste_upper") + 1]
+SHEET = sheet.card(
+    3,
+    [
+        *sheet.boxes(LABELS, _SHEET_UPPER, **_SHEET_ROWS),
+        sheet.total("Upper subtotal", "upper_subtotal", "subtotal"),
+        sheet.total("Upper bonus", "upper_bonus", "bonus"),
+        sheet.total("3-of-a-kinds (upper)", "upper_count", "count", "count", MIN_UPPER_COUNT),
+        *sheet.boxes(LABELS, BOXES[len(_SHEET_UPPER) :], **_SHEET_ROWS),
+        sheet.total("Lower total", "lower_total", "subtotal"),
+        sheet.total("3-of-a-kinds (lower)", "lower_count", "count", "count", MIN_LOWER_COUNT),
+        sheet.total("Upgrade", "status", "status", "status"),
+        sheet.total("Column total", "total", "total"),
+    ],
+    upgrades=[UPGRADE[c] for c in COLUMNS],
 )

@@ -13,12 +13,13 @@ data.entries.forEach((entry, i) => {
   log.appendChild(li);
 });
 
-let renderer = null;
+let draw = null;
 try {
   // The live game screen's renderers draw the cards; the replay falls back to a summary without them.
-  renderer = await import("./game/replay-view.js");
+  const { replayer } = await import("./game/replay-view.js");
+  draw = replayer(data);
 } catch (err) {
-  renderer = null;
+  draw = null;
 }
 
 function fallback(state, scores) {
@@ -33,7 +34,7 @@ function fallback(state, scores) {
 function show(n) {
   step = Math.max(0, Math.min(data.states.length - 1, n));
   const state = data.states[step];
-  if (renderer) renderer.render(board, data.kind, state);
+  if (draw) draw(board, step);
   else fallback(state, data.scores[step]);
   position.textContent = `Step ${step} of ${data.states.length - 1}`;
   log.querySelectorAll("li").forEach((li) => {

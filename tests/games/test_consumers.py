@@ -55,6 +55,8 @@ async def test_complete_farkle_game_two_players_and_a_spectator(trio, scripted_d
     snapshot = await a.open()
     assert snapshot["you"] == {"user": "ann", "seat": 0}
     assert snapshot["state"]["current"] == "ann"
+    assert (snapshot["game"]["view"], snapshot["game"]["sheet"]) == ("farkle", None)
+    assert (snapshot["scores"], snapshot["winners"]) == ({"ann": 0, "bob": 0}, [])
     await b.open()
     spectator_view = await c.open()
     assert spectator_view["you"] == {"user": "cid", "seat": None}
@@ -87,7 +89,8 @@ async def test_complete_farkle_game_two_players_and_a_spectator(trio, scripted_d
     last = a.events()[-1]
     assert last["status"] == "finished"
     assert last["state"]["over"] is True
-    assert rules.get("farkle").winners(last["state"]) == ["ann"]
+    assert rules.get("farkle").winners(last["state"]) == last["winners"] == ["ann"]
+    assert last["scores"] == rules.get("farkle").scores(last["state"])
     game = await reload(game)
     assert game.status == "finished"
     await database_sync_to_async(services.game_verify_replay)(game_id=game.pk)
@@ -107,7 +110,9 @@ async def test_complete_painted_dicez_game(trio, scripted_dice):
     scripted_dice(*([PAINTED_ROLL] * 40))
     a, b, c = Client(ann, game.pk), Client(bob, game.pk), Client(cid, game.pk)
     for client in (a, b, c):
-        await client.open()
+        snapshot = await client.open()
+    assert snapshot["game"]["view"] == "cards"
+    assert snapshot["game"]["sheet"] == rules.get("painted-dicez").SHEET
     seq = 0
     for box in boxes:
         for client in (a, b):
@@ -118,11 +123,12 @@ async def test_complete_painted_dicez_game(trio, scripted_dice):
     for client in (a, b, c):
         await client.until_seq(80)
     assert_everyone_saw_everything([a, b, c], 80)
-    final = a.events()[-1]["state"]
+    last = a.events()[-1]
+    final = last["state"]
     expected = sum(engine.score(box, PAINTED_ROLL) for box in boxes)
-    assert engine.scores(final) == {"ann": expected, "bob": expected}
+    assert engine.scores(final) == last["scores"] == {"ann": expected, "bob": expected}
     assert final["over"] is True
-    assert sorted(engine.winners(final)) == ["ann", "bob"]
+    assert sorted(engine.winners(final)) == sorted(last["winners"]) == ["ann", "bob"]
     game = await reload(game)
     assert game.status == "finished"
     for client in (a, b, c):

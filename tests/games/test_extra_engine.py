@@ -79,6 +79,8 @@ async def test_a_registered_engine_is_played_and_counted_everywhere(registered, 
         for tab in seats.values():
             snapshot = await tab.open()
             assert snapshot["game"]["kind"] == "two-boxes"
+            # The browser draws it with the card view from the sheet the engine declares.
+            assert (snapshot["game"]["view"], snapshot["game"]["sheet"]) == ("cards", two_boxes.SHEET)
         await _play(game, seats)
     finally:
         for tab in seats.values():

@@ -1,37 +1,28 @@
-// The game page: draws whatever the server's state says, the moment it arrives. Local UI state is only
-// what the server does not know yet: dice held or selected before the next roll, the card being viewed,
-// the box being pointed at.
+// The game page: draws whatever the server's state says, the moment it arrives. What every game shares
+// is drawn here; the rest by the game's view (views.js), chosen once by the snapshot's game.view. Local
+// UI state is only what the server does not know yet, and lives in the view: dice held or selected
+// before the next roll, the card being viewed, the box being pointed at.
 
 import { fill, h } from './dom.js';
 import { GameClient } from './client.js';
 import { diceRow } from './dice.js';
-import {
-  LAYOUTS, MAX_ROLLS, bonusMoment, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex,
-} from './cards.js';
-import { farkleBoard, farkleControls, farkleMoment } from './farkle.js';
 import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
 import { bindKeys } from './keyboard.js';
+import { viewModule } from './views.js';
 
 const OVER = new Set(['finished', 'abandoned']);
 
 export class GameApp {
   constructor(root) {
     this.root = root;
-    this.kind = root.dataset.kind;
-    this.isCard = this.kind in LAYOUTS;
+    this.view = null;
     this.waiting = root.dataset.status === 'open';
     this.againUrl = root.dataset.againUrl;
     this.replayUrl = root.dataset.replayUrl;
     this.gameUrl = root.dataset.gameUrl ?? '/games/0/';
-    this.holds = new Set();
-    this.sel = new Set();
     this.turnKey = null;
     this.lastCurrent = undefined;
-    this.viewed = null;
-    this.nav = { row: 0, col: 1 };
-    this.pointing = null;
     this.rolled = new Set();
-    this.freshFarkle = false;
     this.error = '';
     this.nextGame = null;
     this.confirmResign = false;
@@ -75,19 +66,11 @@ export class GameApp {
   }
 
   scoreOf(player) {
-    const s = this.state;
-    if (!s) return 0;
-    return this.isCard ? s.cards[player]?.total ?? 0 : s.banked[player] ?? 0;
+    return this.client.scores[player] ?? 0;
   }
 
   winners() {
-    const s = this.state;
-    if (!s || !s.over) return [];
-    const alive = s.players.filter((p) => !s.resigned.includes(p));
-    if (!this.isCard) return alive.filter((p) => s.banked[p] >= s.goal);
-    if (!alive.length) return [];
-    const top = Math.max(...alive.map((p) => this.scoreOf(p)));
-    return alive.filter((p) => this.scoreOf(p) === top);
+    return this.client.winners;
   }
 
   // --- actions ------------------------------------------------------------------------------------
@@ -98,64 +81,13 @@ export class GameApp {
   }
 
   roll() {
-    const s = this.state;
-    if (!s) return;
-    if (this.isCard) {
-      this.send({ type: 'roll', hold: s.roll === 0 ? [] : [...this.holds].sort((a, b) => a - b) });
-    } else {
-      this.send({ type: 'roll', keep: s.rolls === 0 ? [] : [...this.sel].sort((a, b) => a - b) });
-    }
-  }
-
-  bank() {
-    if (!this.isCard && this.state) this.send({ type: 'bank', keep: [...this.sel].sort((a, b) => a - b) });
+    if (this.state) this.view.roll();
   }
 
   toggleDie(i) {
     const s = this.state;
     if (!this.myTurn || !s || i >= s.dice.length) return;
-    if (this.isCard) {
-      if (s.roll === 0 || s.roll >= MAX_ROLLS) return;
-      this.holds.has(i) ? this.holds.delete(i) : this.holds.add(i);
-    } else {
-      if (!(this.client.preview.scoring ?? []).includes(i)) return;
-      this.sel.has(i) ? this.sel.delete(i) : this.sel.add(i);
-    }
-    this.render();
-  }
-
-  choose(name, column) {
-    // Only the player to move, on their own card; the server explains any box it refuses.
-    if (!this.myTurn || this.viewed !== this.me || name == null) return;
-    const action = { type: 'score', box: name };
-    if (LAYOUTS[this.kind].columns > 1) action.column = column;
-    this.send(action);
-  }
-
-  // Arrow keys: the first press brings focus into the card, later ones move it.
-  moveInCard(key) {
-    if (!this.isCard) return;
-    const active = document.activeElement;
-    const inGrid = active?.dataset?.row !== undefined && this.root.contains(active);
-    if (inGrid) {
-      const rows = navRows(this.kind).length;
-      const cols = LAYOUTS[this.kind].columns;
-      let { row, col } = this.nav;
-      if (key === 'ArrowUp') row = Math.max(0, row - 1);
-      if (key === 'ArrowDown') row = Math.min(rows - 1, row + 1);
-      if (key === 'ArrowLeft') col = Math.max(1, col - 1);
-      if (key === 'ArrowRight') col = Math.min(cols, col + 1);
-      this.nav = { row, col };
-    }
-    this.#cell(this.nav.row, this.nav.col)?.focus();
-  }
-
-  chooseFocused() {
-    const cell = document.activeElement;
-    if (!cell?.dataset?.box || !this.root.contains(cell)) return false;
-    const column = Number(cell.dataset.col) || null;
-    this.choose(cell.dataset.box, column);
-    return true;
+    this.view.toggleDie(i);
   }
 
   // --- protocol callbacks -------------------------------------------------------------------------
@@ -169,40 +101,39 @@ export class GameApp {
       this.root.dataset.seq = String(c.lastSeq ?? '');
       return;
     }
+    if (!this.view && c.game) this.#chooseView();
     if (why === 'event') this.#effects(message);
     this.#followTurn();
     this.render();
   }
 
+  // Once, from the first snapshot: the game's view module and its keys line.
+  #chooseView() {
+    const game = this.client.game;
+    this.view = viewModule(game.view).play(this, game.sheet);
+    if (this.dom.keys) fill(this.dom.keys, h('strong', {}, 'Keys: '), this.view.keysHelp);
+  }
+
   #effects(event) {
     const action = event.action ?? {};
-    const dice = event.state?.dice ?? [];
-    if (action.type === 'roll') {
-      const held = new Set(this.isCard ? action.hold ?? [] : []);
-      this.rolled = new Set(dice.map((_, i) => i).filter((i) => !held.has(i)));
-    }
-    if (event.result?.farkle) this.freshFarkle = true;
+    const rolled = this.view.effects(event);
+    if (action.type === 'roll') this.rolled = rolled;
     if (event.player === this.me && ['roll', 'score', 'bank'].includes(action.type)) this.#setError('');
   }
 
   #followTurn() {
     const s = this.state;
     if (!s) return;
-    const key = `${s.current}|${s.turn}|${this.isCard ? s.roll : s.rolls}`;
+    const key = `${s.current}|${s.turn}|${this.view.turnKey(s)}`;
     if (key !== this.turnKey) {
       this.turnKey = key;
-      this.holds = new Set(this.isCard ? s.held ?? [] : []);
-      this.sel = new Set();
-      this.pointing = null;
+      this.view.newTurn(s);
     }
     if (s.current !== this.lastCurrent) {
       this.lastCurrent = s.current;
       this.confirmResign = false;
-      if (s.current) this.viewed = s.current;
     }
-    if (!this.viewed || !s.players.includes(this.viewed)) {
-      this.viewed = s.current ?? (s.players.includes(this.me) ? this.me : s.players[0]);
-    }
+    this.view.follow(s);
   }
 
   #serverError(message) {
@@ -255,11 +186,9 @@ export class GameApp {
       players: el('g-players', 'ul', { class: 'g-players' }),
       actions: el('g-actions', 'div', { class: 'g-actions' }),
       log: el('g-log', 'ol', { class: 'g-log', role: 'log', 'aria-label': 'Game log' }),
+      keys: h('p', { class: 'g-keys muted' }),
     });
     const d = this.dom;
-    const keys = this.isCard
-      ? 'Space rolls · 1–5 hold a die · arrow keys move over the card · Enter scores the box'
-      : 'Space rolls · 1–6 select a die · B banks';
     fill(this.root,
       d.conn, d.next,
       h('div', { class: 'g-layout' },
@@ -272,7 +201,7 @@ export class GameApp {
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
             h('h2', { id: 'g-log-title' }, 'Game log'), d.log),
-          h('p', { class: 'g-keys muted' }, h('strong', {}, 'Keys: '), keys))));
+          d.keys)));
   }
 
   #renderConnection(status) {
@@ -306,7 +235,7 @@ export class GameApp {
       this.#renderTurn();
       this.#renderDice();
       this.#renderControls();
-      this.#renderHint();
+      this.renderHint();
       this.#renderMoment();
       this.#renderBoard();
     } else {
@@ -316,7 +245,6 @@ export class GameApp {
     this.#renderActions();
     this.#renderLog();
     this.rolled = new Set();
-    this.freshFarkle = false;
     if (focusKey && !this.root.contains(document.activeElement)) {
       this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
     }
@@ -340,7 +268,7 @@ export class GameApp {
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
       state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me,
-      laps: !this.isCard && s ? s.laps : 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl,
+      laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl,
       token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
   }
@@ -363,17 +291,7 @@ export class GameApp {
   }
 
   #renderDice() {
-    const s = this.state;
-    let props;
-    if (this.isCard) {
-      const interactive = this.myTurn && s.roll > 0 && s.roll < MAX_ROLLS;
-      props = { dice: s.dice, count: 5, marked: this.myTurn ? this.holds : new Set(s.held ?? []), markWord: 'held', interactive };
-    } else {
-      props = {
-        dice: s.dice, count: s.dice.length || s.dice_left || s.dice_count, marked: this.sel, markWord: 'selected',
-        tagWord: 'keep', interactive: this.myTurn && s.rolls > 0, usable: new Set(this.client.preview.scoring ?? []),
-      };
-    }
+    const props = this.view.dice();
     const sig = [props.dice, props.count, [...props.marked].sort(), props.interactive, props.usable ? [...props.usable] : null];
     // Fresh dice always redraw, so that the tumble plays even when a roll repeats the same faces.
     if (!this.#changedSig('dice', sig) && !this.rolled.size) return;
@@ -381,10 +299,7 @@ export class GameApp {
   }
 
   #renderControls() {
-    const common = { state: this.state, mine: this.myTurn, onRoll: () => this.roll() };
-    const parts = this.isCard
-      ? cardControls({ ...common, holds: this.holds })
-      : farkleControls({ ...common, sel: this.sel, onBank: () => this.bank() });
+    const parts = this.view.controls();
     if (this.#changedSig('controls', parts.map((p) => p?.outerHTML))) fill(this.dom.controls, parts);
   }
 
@@ -395,94 +310,29 @@ export class GameApp {
       if (!this.seated) return '';
       return s.resigned.includes(this.me) ? 'You resigned from this game.' : `Waiting for ${s.current}.`;
     }
-    if (this.isCard) {
-      if (s.roll === 0) return 'Roll the dice to start your turn.';
-      if (s.roll < MAX_ROLLS) return 'Click dice to hold them and roll again, or choose a box on your card.';
-      return 'Choose a box on your card for these dice.';
-    }
-    if (s.rolls === 0) return `Roll the dice to start your turn. Goal: ${s.goal}.`;
-    if (s.confirm_roll) return 'Hot dice confirmed: set aside scoring dice, then roll or bank.';
-    return 'Select scoring dice, then roll the rest or bank.';
+    return this.view.turnHint();
   }
 
-  #renderHint() {
-    const s = this.state;
-    const p = this.pointing;
-    let text = this.#defaultHint();
-    if (this.isCard && p?.entry && s.cards[this.viewed]) text = landingHint(this.kind, s.cards[this.viewed], p.entry, p.column);
+  // Public: the view redraws the hint while the player points at its board.
+  renderHint() {
+    const text = this.view.pointedHint() ?? this.#defaultHint();
     if (this.dom.hint.textContent !== text) this.dom.hint.textContent = text;
   }
 
   #renderMoment() {
-    const moment = this.isCard ? bonusMoment(this.kind, this.state) : farkleMoment(this.state, this.me);
-    if (!this.#changedSig('moment', moment?.key ?? null) && !this.freshFarkle) return;
+    const moment = this.view.moment();
+    if (!this.#changedSig('moment', moment?.key ?? null) && !moment?.fresh) return;
     const el = this.dom.moment;
     el.className = 'g-moment';
     if (!moment) return fill(el);
     el.classList.add(moment.kind);
-    // The shake is for the moment itself, not for a reload that finds the Farkle in the state.
-    if (this.freshFarkle && moment.kind === 'farkle') el.classList.add('fresh');
+    // The entrance is for the moment itself, not for a reload that finds it in the state.
+    if (moment.fresh) el.classList.add('fresh');
     fill(el, moment.parts);
   }
 
   #renderBoard() {
-    const s = this.state;
-    if (!this.isCard) {
-      if (this.#changedSig('board', [s.set_aside, s.turn_points, s.laps, s.goal, s.ending, s.current, s.over])) {
-        fill(this.dom.board, farkleBoard({ state: s, me: this.me }));
-      }
-      return;
-    }
-    const owner = this.viewed;
-    const card = s.cards[owner];
-    if (!card) return;
-    const live = owner === s.current && s.roll > 0 && !s.over;
-    const choosable = live && this.myTurn;
-    const preview = live ? this.client.preview : {};
-    if (!this.#changedSig('card', [owner, card, preview, live, choosable, s.players.map((p) => s.cards[p].total)])) return;
-    const table = cardTable({
-      kind: this.kind, owner, card, previews: previewIndex(preview), live, choosable, nav: this.nav,
-      handlers: {
-        choose: (name, column) => this.choose(name, column),
-        point: (name, column, entry) => this.#point(name ? { name, column, entry } : null),
-        focus: (row, col, name, column, entry) => {
-          this.nav = { row, col };
-          this.#rove();
-          this.#point({ name, column, entry });
-        },
-      },
-    });
-    fill(this.dom.board,
-      cardTabs({ state: s, viewed: owner, me: this.me, onView: (p) => { this.viewed = p; this.pointing = null; this.render(); } }),
-      cardCaption({ owner, me: this.me, card, live, choosable }),
-      h('div', { class: 'card-scroll' }, table));
-    this.#highlight();
-  }
-
-  #cell(row, col) {
-    return this.dom.board.querySelector(`td[data-row="${row}"][data-c="${col}"]`);
-  }
-
-  #rove() {
-    for (const td of this.dom.board.querySelectorAll('td[tabindex="0"]')) td.tabIndex = -1;
-    const cell = this.#cell(this.nav.row, this.nav.col);
-    if (cell) cell.tabIndex = 0;
-  }
-
-  #point(pointing) {
-    this.pointing = pointing?.entry ? pointing : null;
-    this.#highlight();
-    this.#renderHint();
-  }
-
-  #highlight() {
-    for (const el of this.dom.board.querySelectorAll('.lands-here, .pointed')) el.classList.remove('lands-here', 'pointed');
-    const p = this.pointing;
-    if (!p) return;
-    const col = p.column ?? 0;
-    this.dom.board.querySelector(`td[data-box="${p.name}"][data-col="${col}"]`)?.classList.add('pointed');
-    const lands = p.entry.lands ?? col;
-    this.dom.board.querySelector(`td[data-box="${p.name}"][data-col="${lands}"]`)?.classList.add('lands-here');
+    this.view.board(this.dom.board, (name, value) => this.#changedSig(name, value));
   }
 
   #renderPlayers() {
@@ -493,7 +343,7 @@ export class GameApp {
       name, score: this.scoreOf(name), online: c.connected.has(name), current: Boolean(s && !s.over && s.current === name),
       resigned: Boolean(s?.resigned.includes(name)), winner: won.includes(name),
     }));
-    const goal = !this.isCard && s ? s.goal : 0;
+    const goal = s ? this.view.goal(s) : 0;
     if (this.#changedSig('players', [rows, this.me, goal])) fill(this.dom.players, playerItems({ rows, me: this.me, goal }));
   }
 

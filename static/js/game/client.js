@@ -27,6 +27,9 @@ export class GameClient {
     this.connected = new Set();
     this.offlineSince = new Map();
     this.state = null;
+    // The server's figures for the state: nothing here works them out again.
+    this.scores = {};
+    this.winners = [];
     this.preview = {};
     this.you = null;
     this.turnStartedAt = 0;
@@ -98,8 +101,7 @@ export class GameClient {
     this.status = message.game.status;
     this.seats = message.seats;
     this.connected = new Set(message.connected);
-    this.state = message.state;
-    this.preview = message.preview ?? {};
+    this.#take(message);
     this.you = message.you;
     this.turnStartedAt = message.game.turn_started_at ? Date.parse(message.game.turn_started_at) : Date.now();
     // The server counts absence from a player's last sign of life, which a fresh page has not seen.
@@ -119,14 +121,20 @@ export class GameClient {
     }
     const before = this.state?.current;
     this.lastSeq = message.seq;
-    this.state = message.state;
-    this.preview = message.preview ?? {};
+    this.#take(message);
     this.status = message.status;
     if (this.state?.current !== before) {
       this.turnStartedAt = Date.parse(message.turn_started_at ?? message.at) || Date.now();
     }
     this.#remember(message);
     this.listener.change?.('event', message);
+  }
+
+  #take(message) {
+    this.state = message.state;
+    this.scores = message.scores ?? {};
+    this.winners = message.winners ?? [];
+    this.preview = message.preview ?? {};
   }
 
   #ack(message) {

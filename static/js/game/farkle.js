@@ -5,9 +5,8 @@ import { h, plural } from './dom.js';
 import { dieFace, dieText } from './dice.js';
 import { farkleScore } from './farkle-score.js';
 
-export const BANK_MINIMUM = 300;
-
-export function farkleControls({ state: s, sel, mine, onRoll, onBank }) {
+// `minimum`: the points a turn needs to bank (the preview's bank_minimum).
+export function farkleControls({ state: s, sel, minimum, mine, onRoll, onBank }) {
   const value = farkleScore([...sel].map((i) => s.dice[i]));
   const first = s.rolls === 0;
   const all = sel.size > 0 && sel.size === s.dice.length;
@@ -15,7 +14,7 @@ export function farkleControls({ state: s, sel, mine, onRoll, onBank }) {
   const left = s.dice.length - sel.size;
   const canRoll = mine && (first || value > 0);
   // After hot dice every die on the table scores; setting them all aside means rolling again (RULINGS 4).
-  const canBank = mine && !first && value > 0 && !all && after >= BANK_MINIMUM;
+  const canBank = mine && !first && value > 0 && !all && after >= minimum;
   let rollLabel = 'Roll';
   if (first) rollLabel = `Roll ${plural(s.dice_left || s.dice_count, 'die', 'dice')}`;
   else if (value > 0 && all) rollLabel = `Hot dice! Roll all ${s.dice_count}`;
@@ -28,7 +27,7 @@ export function farkleControls({ state: s, sel, mine, onRoll, onBank }) {
   let why = '';
   if (mine && !first && value > 0) {
     if (all) why = 'All your dice score: roll them all again to confirm before you bank.';
-    else if (after < BANK_MINIMUM) why = `Banking needs ${BANK_MINIMUM} points in the turn; you would have ${after}.`;
+    else if (after < minimum) why = `Banking needs ${minimum} points in the turn; you would have ${after}.`;
   }
   return [
     h('div', { class: 'farkle-buttons' },

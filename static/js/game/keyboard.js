@@ -17,25 +17,19 @@ function ownsSpace(el) {
 export function bindKeys(app) {
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
-    if (!app.state || app.over) return;
+    if (!app.state || app.over || !app.view) return;
     // Keys belong to the game only while focus is on the page itself or inside the game.
     if (e.target !== document.body && !app.root.contains(e.target)) return;
-    const dice = app.isCard ? 5 : 6;
     if (e.key === ' ' || e.code === 'Space') {
       if (ownsSpace(e.target)) return;
       e.preventDefault();
       if (!e.repeat) app.roll();
-    } else if (/^[1-9]$/.test(e.key) && Number(e.key) <= dice) {
+    } else if (/^[1-9]$/.test(e.key) && Number(e.key) <= app.view.dieKeys) {
       e.preventDefault();
       app.toggleDie(Number(e.key) - 1);
-    } else if (app.isCard && e.key.startsWith('Arrow')) {
-      e.preventDefault();
-      app.moveInCard(e.key);
-    } else if (app.isCard && e.key === 'Enter') {
-      if (app.chooseFocused()) e.preventDefault();
-    } else if (!app.isCard && (e.key === 'b' || e.key === 'B')) {
-      e.preventDefault();
-      if (!e.repeat) app.bank();
+    } else {
+      // The game's own keys (arrows and Enter on a card, B to bank).
+      app.view.key(e);
     }
   });
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.rules import cardgame
+from games.rules import cardgame, sheet
 from games.rules.cardgame import CardRules, Placement
 from games.rules.declare import BY_SCORE
 from games.rules.dice import Dice, counts
@@ -102,3 +102,4 @@ FIGURES = CardFigures(
     bonuses=lambda card: [],
     five_kinds=lambda card: 0,
 )
+SHEET = sheet.card(1, [*sheet.boxes(LABELS, BOXES), sheet.total("Total", "total", "total")])

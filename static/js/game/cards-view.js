@@ -1,0 +1,240 @@
+// The card games' view (views.js): dice held between rolls, the score card on show with its box
+// previews and keyboard grid, on the game page; every player's card on the replay. Everything
+// game-specific comes from the score sheet the server sends (the engine's SHEET, games/rules/sheet.py).
+
+import { fill, h } from './dom.js';
+import { diceRow } from './dice.js';
+import { bonusMoment, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex } from './cards.js';
+import { GameView } from './view.js';
+
+const ARROWS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
+
+class CardPlay extends GameView {
+  constructor(app, sheet) {
+    super(app);
+    this.sheet = sheet;
+    this.holds = new Set();
+    this.viewed = null;
+    this.lastCurrent = undefined;
+    this.nav = { row: 0, col: 1 };
+    this.pointing = null;
+  }
+
+  get keysHelp() {
+    return `Space rolls · 1–${this.sheet.dice} hold a die · arrow keys move over the card · Enter scores the box`;
+  }
+
+  get dieKeys() { return this.sheet.dice; }
+
+  turnKey(s) { return s.roll; }
+
+  newTurn(s) {
+    this.holds = new Set(s.held ?? []);
+    this.pointing = null;
+  }
+
+  // The card on show follows the player to move, until the viewer picks another tab.
+  follow(s) {
+    const me = this.app.me;
+    if (s.current !== this.lastCurrent) {
+      this.lastCurrent = s.current;
+      if (s.current) this.viewed = s.current;
+    }
+    if (!this.viewed || !s.players.includes(this.viewed)) {
+      this.viewed = s.current ?? (s.players.includes(me) ? me : s.players[0]);
+    }
+  }
+
+  effects(event) {
+    if (event.action?.type !== 'roll') return new Set();
+    const held = new Set(event.action?.hold ?? []);
+    return new Set((event.state?.dice ?? []).map((_, i) => i).filter((i) => !held.has(i)));
+  }
+
+  roll() {
+    const s = this.app.state;
+    this.app.send({ type: 'roll', hold: s.roll === 0 ? [] : [...this.holds].sort((a, b) => a - b) });
+  }
+
+  toggleDie(i) {
+    const s = this.app.state;
+    if (s.roll === 0 || s.roll >= this.sheet.rolls) return;
+    this.holds.has(i) ? this.holds.delete(i) : this.holds.add(i);
+    this.app.render();
+  }
+
+  key(e) {
+    if (ARROWS.has(e.key)) {
+      e.preventDefault();
+      this.#moveInCard(e.key);
+      return true;
+    }
+    if (e.key === 'Enter' && this.#chooseFocused()) {
+      e.preventDefault();
+      return true;
+    }
+    return false;
+  }
+
+  dice() {
+    const s = this.app.state;
+    const mine = this.app.myTurn;
+    const interactive = mine && s.roll > 0 && s.roll < this.sheet.rolls;
+    return { dice: s.dice, count: this.sheet.dice, marked: mine ? this.holds : new Set(s.held ?? []), markWord: 'held', interactive };
+  }
+
+  controls() {
+    return cardControls({ sheet: this.sheet, state: this.app.state, holds: this.holds, mine: this.app.myTurn, onRoll: () => this.app.roll() });
+  }
+
+  turnHint() {
+    const made = this.app.state.roll;
+    if (made === 0) return 'Roll the dice to start your turn.';
+    if (made < this.sheet.rolls) return 'Click dice to hold them and roll again, or choose a box on your card.';
+    return 'Choose a box on your card for these dice.';
+  }
+
+  pointedHint() {
+    const card = this.app.state.cards[this.viewed];
+    const p = this.pointing;
+    return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column) : null;
+  }
+
+  moment() {
+    return bonusMoment(this.sheet, this.app.state);
+  }
+
+  board(el, changed) {
+    const app = this.app;
+    const s = app.state;
+    const owner = this.viewed;
+    const card = s.cards[owner];
+    this.el = el;
+    if (!card) return;
+    const live = owner === s.current && s.roll > 0 && !s.over;
+    const choosable = live && app.myTurn;
+    const preview = live ? app.client.preview : {};
+    if (!changed('card', [owner, card, preview, live, choosable, app.client.scores])) return;
+    const table = cardTable({
+      sheet: this.sheet, owner, card, previews: previewIndex(preview), live, choosable, nav: this.nav,
+      handlers: {
+        choose: (name, column) => this.#choose(name, column),
+        point: (name, column, entry) => this.#point(name ? { name, column, entry } : null),
+        focus: (row, col, name, column, entry) => {
+          this.nav = { row, col };
+          this.#rove();
+          this.#point({ name, column, entry });
+        },
+      },
+    });
+    fill(el,
+      cardTabs({ state: s, scores: app.client.scores, viewed: owner, me: app.me, onView: (p) => { this.viewed = p; this.pointing = null; app.render(); } }),
+      cardCaption({ owner, me: app.me, card, live, choosable }),
+      h('div', { class: 'card-scroll' }, table));
+    this.#highlight();
+  }
+
+  #choose(name, column) {
+    // Only the player to move, on their own card; the server explains any box it refuses.
+    if (!this.app.myTurn || this.viewed !== this.app.me || name == null) return;
+    const action = { type: 'score', box: name };
+    if (this.sheet.columns > 1) action.column = column;
+    this.app.send(action);
+  }
+
+  // Arrow keys: the first press brings focus into the card, later ones move it.
+  #moveInCard(key) {
+    const active = document.activeElement;
+    if (active?.dataset?.row !== undefined && this.app.root.contains(active)) {
+      const rows = navRows(this.sheet).length;
+      let { row, col } = this.nav;
+      if (key === 'ArrowUp') row = Math.max(0, row - 1);
+      if (key === 'ArrowDown') row = Math.min(rows - 1, row + 1);
+      if (key === 'ArrowLeft') col = Math.max(1, col - 1);
+      if (key === 'ArrowRight') col = Math.min(this.sheet.columns, col + 1);
+      this.nav = { row, col };
+    }
+    this.#cell(this.nav.row, this.nav.col)?.focus();
+  }
+
+  #chooseFocused() {
+    const cell = document.activeElement;
+    if (!cell?.dataset?.box || !this.app.root.contains(cell)) return false;
+    this.#choose(cell.dataset.box, Number(cell.dataset.col) || null);
+    return true;
+  }
+
+  #cell(row, col) {
+    return this.el?.querySelector(`td[data-row="${row}"][data-c="${col}"]`);
+  }
+
+  #rove() {
+    for (const td of this.el.querySelectorAll('td[tabindex="0"]')) td.tabIndex = -1;
+    const cell = this.#cell(this.nav.row, this.nav.col);
+    if (cell) cell.tabIndex = 0;
+  }
+
+  #point(pointing) {
+    this.pointing = pointing?.entry ? pointing : null;
+    this.#highlight();
+    this.app.renderHint();
+  }
+
+  #highlight() {
+    for (const el of this.el.querySelectorAll('.lands-here, .pointed')) el.classList.remove('lands-here', 'pointed');
+    const p = this.pointing;
+    if (!p) return;
+    const col = p.column ?? 0;
+    this.el.querySelector(`td[data-box="${p.name}"][data-col="${col}"]`)?.classList.add('pointed');
+    const lands = p.entry.lands ?? col;
+    this.el.querySelector(`td[data-box="${p.name}"][data-col="${lands}"]`)?.classList.add('lands-here');
+  }
+}
+
+const NOTHING = () => {};
+const READ_ONLY = { choose: NOTHING, point: NOTHING, focus: NOTHING };
+// No cell is the roving keyboard stop: the replay's keys step through the game instead.
+const NO_NAV = { row: -1, col: -1 };
+
+// The box the step's action filled, marked on its owner's card.
+function markScored(table, state, player) {
+  const e = state.last_event;
+  if (!e || e.player !== player || !['score', 'skip'].includes(e.type)) return;
+  table.querySelector(`td[data-box="${e.box}"][data-col="${e.column ?? 0}"]`)?.classList.add('just-scored');
+}
+
+// One state of a finished game, read-only: every player's card side by side.
+class CardReplay {
+  constructor(sheet) {
+    this.sheet = sheet;
+  }
+
+  dice(state) {
+    return diceRow({ dice: state.dice, count: this.sheet.dice, marked: new Set(state.held ?? []), markWord: 'held', interactive: false });
+  }
+
+  moment(state) {
+    return bonusMoment(this.sheet, state);
+  }
+
+  board(state) {
+    return h('div', { class: 'replay-cards' },
+      state.players.map((owner) => {
+        const card = state.cards[owner];
+        const table = cardTable({
+          sheet: this.sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY,
+        });
+        markScored(table, state, owner);
+        return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': `${owner}'s card` },
+          h('p', { class: 'card-caption' }, h('strong', {}, owner), ` · ${card.total} points`),
+          h('div', { class: 'card-scroll' }, table));
+      }));
+  }
+
+  goal() { return 0; }
+}
+
+export const cardsView = {
+  play: (app, sheet) => new CardPlay(app, sheet),
+  replay: (sheet) => new CardReplay(sheet),
+};

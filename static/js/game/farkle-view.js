@@ -1,0 +1,125 @@
+// Farkle's view (views.js): scoring dice selected before a roll or a bank, Roll/Bank with the value of
+// the selection, the dice set aside this turn and the Farkle and hot-dice moments.
+
+import { diceRow } from './dice.js';
+import { fill } from './dom.js';
+import { farkleBoard, farkleControls, farkleMoment } from './farkle.js';
+import { GameView } from './view.js';
+
+// Digits pick a die whatever the game's number of dice; a digit past the dice on the table does nothing.
+const DIE_KEYS = 6;
+
+function diceCount(s) {
+  return s.dice.length || s.dice_left || s.dice_count;
+}
+
+const sorted = (set) => [...set].sort((a, b) => a - b);
+
+class FarklePlay extends GameView {
+  constructor(app) {
+    super(app);
+    this.sel = new Set();
+    this.fresh = false;
+  }
+
+  get keysHelp() { return `Space rolls · 1–${DIE_KEYS} select a die · B banks`; }
+
+  get dieKeys() { return DIE_KEYS; }
+
+  turnKey(s) { return s.rolls; }
+
+  newTurn() {
+    this.sel = new Set();
+  }
+
+  effects(event) {
+    // Only a Farkle shakes its banner: a reload that finds one in the state shows it standing still.
+    if (event.result?.farkle) this.fresh = true;
+    if (event.action?.type !== 'roll') return new Set();
+    return new Set((event.state?.dice ?? []).map((_, i) => i));
+  }
+
+  roll() {
+    const s = this.app.state;
+    this.app.send({ type: 'roll', keep: s.rolls === 0 ? [] : sorted(this.sel) });
+  }
+
+  #bank() {
+    this.app.send({ type: 'bank', keep: sorted(this.sel) });
+  }
+
+  toggleDie(i) {
+    if (!(this.app.client.preview.scoring ?? []).includes(i)) return;
+    this.sel.has(i) ? this.sel.delete(i) : this.sel.add(i);
+    this.app.render();
+  }
+
+  key(e) {
+    if (e.key !== 'b' && e.key !== 'B') return false;
+    e.preventDefault();
+    if (!e.repeat) this.#bank();
+    return true;
+  }
+
+  dice() {
+    const s = this.app.state;
+    return {
+      dice: s.dice, count: diceCount(s), marked: this.sel, markWord: 'selected', tagWord: 'keep',
+      interactive: this.app.myTurn && s.rolls > 0, usable: new Set(this.app.client.preview.scoring ?? []),
+    };
+  }
+
+  controls() {
+    const app = this.app;
+    return farkleControls({
+      state: app.state, sel: this.sel, minimum: app.client.preview.bank_minimum, mine: app.myTurn,
+      onRoll: () => app.roll(), onBank: () => this.#bank(),
+    });
+  }
+
+  turnHint() {
+    const s = this.app.state;
+    if (s.rolls === 0) return `Roll the dice to start your turn. Goal: ${s.goal}.`;
+    if (s.confirm_roll) return 'Hot dice confirmed: set aside scoring dice, then roll or bank.';
+    return 'Select scoring dice, then roll the rest or bank.';
+  }
+
+  moment() {
+    const moment = farkleMoment(this.app.state, this.app.me);
+    if (moment?.kind === 'farkle' && this.fresh) moment.fresh = true;
+    this.fresh = false;
+    return moment;
+  }
+
+  board(el, changed) {
+    const s = this.app.state;
+    if (changed('board', [s.set_aside, s.turn_points, s.laps, s.goal, s.ending, s.current, s.over])) {
+      fill(el, farkleBoard({ state: s, me: this.app.me }));
+    }
+  }
+
+  goal(s) { return s?.goal ?? 0; }
+
+  laps(s) { return s?.laps ?? 0; }
+}
+
+class FarkleReplay {
+  dice(state) {
+    return diceRow({ dice: state.dice, count: diceCount(state), marked: new Set(), markWord: 'selected', interactive: false });
+  }
+
+  moment(state) {
+    return farkleMoment(state, null);
+  }
+
+  board(state) {
+    return farkleBoard({ state, me: null });
+  }
+
+  goal(state) { return state.goal; }
+}
+
+export const farkleView = {
+  play: (app) => new FarklePlay(app),
+  replay: () => new FarkleReplay(),
+};
