@@ -44,6 +44,8 @@ from typing import Any
 import orjson
 import uvloop
 
+from games.results import replays
+
 SEATS = 4
 # kind -> (weight, options). Farkle to 3000 and Painted DiceZ, the shorter games, are played most.
 KINDS: dict[str, tuple[float, dict]] = {
@@ -241,7 +243,7 @@ def session_cookies(users: list) -> dict[int, str]:
 
 def create_game(users: list, kind: str) -> tuple[int, dict]:
     """A started 4-seat game through the services (create, 3 joins, start): (id, state)."""
-    from games import services
+    from games.tables import services
 
     game = services.game_create(creator=users[0], kind=kind, options=KINDS[kind][1], seats=SEATS)
     for user in users[1:]:
@@ -252,7 +254,6 @@ def create_game(users: list, kind: str) -> tuple[int, dict]:
 
 def verify_game(game_id: int) -> tuple[list[int], int, list[str]]:
     """(stored seqs, the game's seq, problems) after game_verify_replay."""
-    from games import services
     from games.errors import ReplayMismatch
     from games.models import Action, Game
 
@@ -260,7 +261,7 @@ def verify_game(game_id: int) -> tuple[list[int], int, list[str]]:
     seqs = list(Action.objects.filter(game_id=game_id).order_by("seq").values_list("seq", flat=True))
     problems = []
     try:
-        services.game_verify_replay(game_id=game_id)
+        replays.game_verify_replay(game_id=game_id)
     except ReplayMismatch as exc:
         problems.append(f"replay: {exc}")
     return seqs, game.seq, problems

@@ -2,9 +2,9 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dicehall_loadbench python -m bench.pg_move --moves 3000
 
-Makes --moves moves on one solo game the way games.move_async does (two round trips: "BEGIN; the game
+Makes --moves moves on one solo game the way games.live.move_async does (two round trips: "BEGIN; the game
 FOR UPDATE; the mover" and "INSERT; UPDATE; COMMIT", with a state of the game's real size) on one
-connection, once with the SQL text of games.move_sql and once with its PREPAREd statements, alternating
+connection, once with the SQL text of games.live.move_sql and once with its PREPAREd statements, alternating
 --rounds times.
 Reports, per move, the server backend's CPU (read from /proc: PostgreSQL must run on this machine), the
 wall time and this process's CPU. The game and its log are deleted at the end.
@@ -29,7 +29,7 @@ def backend_cpu_s(pid: int) -> float:
 def make_game() -> tuple[int, int, int, str]:
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.tables import services
 
     users = get_user_model().objects
     user = users.filter(username="pg-move-bench").first() or users.create_user("pg-move-bench", password=None)
@@ -46,7 +46,7 @@ def drop_game(game_id: int) -> None:
 async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
     import psycopg
 
-    from games import move_async, move_sql
+    from games.live import move_async, move_sql
 
     user_id, game_id, seat_id, state = ids
     now = datetime.now(UTC)

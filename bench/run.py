@@ -585,7 +585,7 @@ def profile(args) -> None:
 # Parts of the hot path, found by a substring of a frame (py-spy's "function (file:line)").
 PROFILE_PARTS = [
     ("rate limiter (ConnectionLimiter.check + its Redis calls)", "ratelimit.py"),
-    ("a move (games/moves.py: decide, on either transport)", "games/moves.py"),
+    ("a move (games/live/moves.py: decide, on either transport)", "games/live/moves.py"),
     ("  engine apply", "games/rules/"),
     ("  event_payload (state + preview)", "event_payload"),
     ("  commit", "Connection.commit"),

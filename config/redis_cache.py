@@ -2,7 +2,7 @@
 
 Django keeps a cache object per asyncio context (``django.core.cache.caches`` is context-local), and
 each one makes its own connection pool; a websocket consumer runs in its own context, so with the
-stock backend every socket opened its own Redis connection for the rate limiter (games/ratelimit.py),
+stock backend every socket opened its own Redis connection for the rate limiter (games/live/ratelimit.py),
 and every cache call built a new ``redis.Redis`` object (about half a millisecond of CPU with redis-py
 8). Under the load benchmark that was a seventh of the server's CPU (docs/BENCHMARKS.md). Here the
 client (and its connection pool, which is thread-safe) is made once per process for each LOCATION and

@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.urls import re_path
 
-from games.consumers import NoSuchPathConsumer
-from games.routing import websocket_urlpatterns as game_patterns
+from games.live.consumers import NoSuchPathConsumer
+from games.live.routing import websocket_urlpatterns as game_patterns
 
 websocket_urlpatterns = [*game_patterns]
 

@@ -2,16 +2,16 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
-from games import player_views
-from games import views as game_views
+from games.web import player_views
+from games.web import views as game_views
 
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
-    path("games/", include("games.urls")),
+    path("games/", include("games.web.urls")),
     path("groups/", include("groups.urls")),
-    path("players/", include("games.player_urls")),
+    path("players/", include("games.web.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
     path("api/highscores/", player_views.highscores_json, name="api_highscores"),
     path("api/players/<str:username>/stats/", player_views.stats_json, name="api_player_stats"),

@@ -1,7 +1,7 @@
 """Persistence of games: the game row with its engine state, its seats, and the append-only action log.
 
 The engine state on the game row is a cache of the log: replaying every Action through the engine from
-`new_game` must give it exactly (see services.game_verify_replay).
+`new_game` must give it exactly (see games.results.replays.game_verify_replay).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import connection
 
 from games import catalogue
-from games.highscores import shown_board
 from games.models import Game
+from games.results.highscores import shown_board
 from groups.models import Group
 
 

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.broadcast import send_on_commit
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.live.broadcast import send_on_commit
 from games.models import Game
 from groups.models import Group, Membership
 

@@ -8,8 +8,8 @@ import itertools
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games import dbpool, move_async
-from games.dice_source import write_script
+from games.live import dbpool, move_async
+from games.live.dice_source import write_script
 from tests.protocol import check_server_frame
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
@@ -29,7 +29,7 @@ def django_db_setup(django_db_setup):
 
 @pytest.fixture
 async def _close_move_pool():
-    """A test's event loop closes the pool of moves it opened (games.move_async)."""
+    """A test's event loop closes the pool of moves it opened (games.live.move_async)."""
     yield
     await move_async.close_pool()
 

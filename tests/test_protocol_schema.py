@@ -18,14 +18,14 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from games import errors, rules
-from games.dice_source import COLOURS
+from games.live.dice_source import COLOURS
+from games.live.moves import MAX_CLIENT_ID
 from games.models import Game
-from games.moves import MAX_CLIENT_ID
 from tests.protocol import message_types, schema, validate_client, validate_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
-GAMES = ROOT / "games"
+LIVE = ROOT / "games" / "live"
 SECTIONS = {"server": "Server to client", "client": "Client to server"}
 
 
@@ -231,9 +231,9 @@ def test_every_example_in_protocol_md_follows_the_schema():
 
 # --- the server's source and the error codes -----------------------------------------------------
 
-# The modules a frame goes through on the socket; of games/services.py, the functions the consumer calls
-# (and what they call in turn). Errors raised in connect() close the handshake rather than answering,
-# so this over-approximates what a client can get, which is what an enum must cover.
+# The modules a frame goes through on the socket; of games/tables/services.py, the functions the
+# consumer calls (and what they call in turn). Errors raised in connect() close the handshake rather
+# than answering, so this over-approximates what a client can get, which is what an enum must cover.
 SOCKET_MODULES = [
     "consumers",
     "moves",
@@ -243,6 +243,7 @@ SOCKET_MODULES = [
     "broadcast",
     "selectors",
     "dbpool",
+    "presence",
 ]
 
 
@@ -308,7 +309,7 @@ def codes_in(nodes, problems: list[str], where: str) -> set[str]:
 
 
 def service_functions_of_the_socket() -> list[ast.FunctionDef]:
-    consumers = ast.parse((GAMES / "consumers.py").read_text())
+    consumers = ast.parse((LIVE / "consumers.py").read_text())
     wanted = {
         node.attr
         for node in ast.walk(consumers)
@@ -316,7 +317,7 @@ def service_functions_of_the_socket() -> list[ast.FunctionDef]:
         and isinstance(node.value, ast.Name)
         and node.value.id == "services"
     }
-    services = ast.parse((GAMES / "services.py").read_text())
+    services = ast.parse((ROOT / "games" / "tables" / "services.py").read_text())
     functions = {node.name: node for node in services.body if isinstance(node, ast.FunctionDef)}
     assert wanted and wanted <= set(functions), wanted - set(functions)
     todo, seen = list(wanted), set()
@@ -335,9 +336,9 @@ def test_the_error_codes_the_server_can_send_are_exactly_the_schemas():
     problems: list[str] = []
     sent = set()
     for module in SOCKET_MODULES:
-        tree = ast.parse((GAMES / f"{module}.py").read_text())
-        sent |= codes_in([tree], problems, f"games/{module}.py")
-    sent |= codes_in(service_functions_of_the_socket(), problems, "games/services.py")
+        tree = ast.parse((LIVE / f"{module}.py").read_text())
+        sent |= codes_in([tree], problems, f"games/live/{module}.py")
+    sent |= codes_in(service_functions_of_the_socket(), problems, "games/tables/services.py")
     assert not problems, "codes the schema cannot be checked against:\n" + "\n".join(problems)
     enum = set(schema()["$defs"]["error_code"]["enum"])
     assert sent - enum == set(), "codes the server sends that the schema (and protocol.md) lack"

@@ -61,7 +61,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.game_kinds",
+                "games.web.context_processors.game_kinds",
             ],
         },
     },
@@ -145,12 +145,13 @@ DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.j
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=16 * 1024)
 PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
-# Threads (each with its own database connection) for the websockets' database work (games/dbpool.py):
+# Threads (each with its own database connection) for the websockets' database work (games/live/dbpool.py):
 # every move ends with a commit that waits for the disk, and with channels' single thread a process
 # applied one move at a time (docs/BENCHMARKS.md). A game always uses the same thread. SQLite has one
 # writer: one thread there.
 # Moves on the event loop with psycopg's async connections instead of a database thread
-# (games/move_async.py; PostgreSQL only). Both transports run games.moves.decide; off is for measuring.
+# (games/live/move_async.py; PostgreSQL only). Both transports run games.live.moves.decide; off is for
+# measuring.
 WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=True)
 WS_DB_THREADS = env.int(
     "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
@@ -164,7 +165,7 @@ SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=100)
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
 # stalled Redis must not hang a socket.
 WS_LAYER_TIMEOUT = env.float("WS_LAYER_TIMEOUT", default=2.0)
-# Websocket rate limits (games/ratelimit.py), per 10 seconds. "messages" counts every frame (sync, ping,
+# Websocket rate limits (games/live/ratelimit.py), per 10 seconds. "messages" counts every frame (sync, ping,
 # garbage and actions); "actions" counts action frames. No person plays 10 actions a second; the
 # per-user limits cover all of a user's tabs together.
 WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)

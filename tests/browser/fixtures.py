@@ -122,7 +122,7 @@ def server(django_db_setup, django_db_blocker, dice_script):
 @pytest.fixture
 def dice(dice_script):
     """Queue rolls for the server: dice([1, 2, 3, 4, 5], [6, 6]) ...; the script is emptied after the test."""
-    from games.dice_source import write_script
+    from games.live.dice_source import write_script
 
     dice_script.write_text("[]")
 

@@ -17,8 +17,8 @@ from django.db import connection
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.browser.helpers import (
     ConsoleWatch,
     cell,

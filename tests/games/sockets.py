@@ -8,9 +8,9 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import services
+from games.live.routing import websocket_urlpatterns
 from games.models import Game
-from games.routing import websocket_urlpatterns
+from games.tables import services
 
 app = URLRouter(websocket_urlpatterns)
 

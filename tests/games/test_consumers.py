@@ -10,8 +10,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
-from games import rules, services
+from games import rules
 from games.models import Action, Game
+from games.results import replays
+from games.tables import services
 from tests.games.sockets import Client, app, new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,8 +26,8 @@ def reload(game: Game) -> Game:
 
 @pytest.fixture(autouse=True, params=["thread", "loop"])
 async def move_path(request, settings):
-    """Every test twice on PostgreSQL: moves on the event loop (games.move_async, the default there)
-    and in the database thread; both run games.moves.decide."""
+    """Every test twice on PostgreSQL: moves on the event loop (games.live.move_async, the default there)
+    and in the database thread; both run games.live.moves.decide."""
     if request.param == "loop" and connection.vendor != "postgresql":
         pytest.skip("moves on the event loop are for PostgreSQL")
     settings.WS_ASYNC_MOVES = request.param == "loop"
@@ -93,7 +95,7 @@ async def test_complete_farkle_game_two_players_and_a_spectator(trio, scripted_d
     assert last["scores"] == rules.get("farkle").scores(last["state"])
     game = await reload(game)
     assert game.status == "finished"
-    await database_sync_to_async(services.game_verify_replay)(game_id=game.pk)
+    await database_sync_to_async(replays.game_verify_replay)(game_id=game.pk)
     for client in (a, b, c):
         await client.close()
 
@@ -278,6 +280,6 @@ async def test_concurrent_tabs_of_one_player(trio, scripted_dice):
     assert sorted([r1["type"], r2["type"]]) == ["ack", "error"]
     game = await reload(game)
     assert game.seq == 2
-    await database_sync_to_async(services.game_verify_replay)(game_id=game.pk)
+    await database_sync_to_async(replays.game_verify_replay)(game_id=game.pk)
     await t1.close()
     await t2.close()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
 from games.rules import painted_dicez
+from games.tables import services
 from groups import services as group_services
 
 pytestmark = pytest.mark.django_db

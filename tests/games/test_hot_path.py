@@ -10,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, dbpool, move_sql, services
 from games.errors import InvalidAction
+from games.live import broadcast, dbpool, move_sql
 from games.models import Game
+from games.tables import services
 
 
 def test_layer_message_carries_the_json_text_once():

@@ -15,8 +15,9 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection, connections
 
 from config.routing import websocket_urlpatterns
-from games import move_async, services
+from games.live import move_async
 from games.models import Action, Game
+from games.tables import services
 from tests.games.sockets import Client, new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,9 +1,9 @@
 """The same scripted games through every transport a move has, compared with each other and with the
 engines: what is stored, what each sender is told, and what every socket receives.
 
-Transports: ``service`` (games.services.game_apply_action called directly: Django's atomic block),
+Transports: ``service`` (games.tables.services.game_apply_action called directly: Django's atomic block),
 ``thread`` (the websocket with WS_ASYNC_MOVES off: the same driver in a database thread) and ``loop``
-(the websocket on PostgreSQL with WS_ASYNC_MOVES on: games.move_async on the event loop). The
+(the websocket on PostgreSQL with WS_ASYNC_MOVES on: games.live.move_async on the event loop). The
 reference is the engine itself, fed the same actions and dice in memory. The scenarios end a game in
 every way one can end: a last score, a last bank, a Farkle on the final lap's last roll, hot dice
 confirmed on the last turn, a skip, a resignation (with a winner, and with nobody left).
@@ -21,10 +21,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from games import rules, services
+from games import rules
 from games.errors import GameError
 from games.models import Action, Game, Seat
 from games.rules.dice import COLOURS
+from games.tables import services
 from tests.games.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)

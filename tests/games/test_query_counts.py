@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.seed import seed_finished_games
+from games.results.seed import seed_finished_games
 from groups import services as group_services
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, ReplayMismatch
+from games.live import presence
 from games.models import Action, Game, Seat
+from games.results import replays
+from games.tables import services
 from tests.games.conftest import random_legal_action
 
 pytestmark = pytest.mark.django_db
@@ -131,7 +133,8 @@ def test_action_is_logged_with_its_dice_and_broadcast_after_commit(
     game = table(ann, bob)
     sent = []
     monkeypatch.setattr(
-        "games.broadcast.send_now", lambda game_id, payload, text=None: sent.append((game_id, payload, text))
+        "games.live.broadcast.send_now",
+        lambda game_id, payload, text=None: sent.append((game_id, payload, text)),
     )
     scripted_dice([5, 2, 3, 4, 6, 6])
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -213,7 +216,7 @@ def test_scripted_farkle_game_finishes_with_scores_winners_and_laps(ann, bob, sc
     assert (seats["ann"].final_score, seats["ann"].winner, seats["ann"].laps) == (11050, True, 2)
     assert (seats["bob"].final_score, seats["bob"].winner, seats["bob"].laps) == (1500, False, 2)
     assert game.seq == 9
-    services.game_verify_replay(game_id=game.pk)
+    replays.game_verify_replay(game_id=game.pk)
     with pytest.raises(Conflict):
         act(game, ann, {"type": "roll", "keep": []})
 
@@ -241,7 +244,7 @@ def test_random_full_games_replay_exactly(make_user, kind, options, players):
         act(game, by_name[game.state["current"]], action)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    state = services.game_verify_replay(game_id=game.pk)
+    state = replays.game_verify_replay(game_id=game.pk)
     assert state == game.state
     engine = game.engine
     scores = engine.scores(state)
@@ -256,15 +259,15 @@ def test_replay_check_detects_tampering(ann, scripted_dice):
     game = services.game_create(creator=ann, kind="farkle", seats=1)
     scripted_dice([5, 2, 3, 4, 6, 6])
     act(game, ann, {"type": "roll", "keep": []})
-    services.game_verify_replay(game_id=game.pk)
+    replays.game_verify_replay(game_id=game.pk)
     logged = Action.objects.get(game=game)
     logged.dice = [[1, 2, 3, 4, 6, 6]]
     logged.save()
     with pytest.raises(ReplayMismatch):
-        services.game_verify_replay(game_id=game.pk)
+        replays.game_verify_replay(game_id=game.pk)
     Action.objects.filter(pk=logged.pk).delete()
     with pytest.raises(ReplayMismatch, match="gaps"):
-        services.game_verify_replay(game_id=game.pk)
+        replays.game_verify_replay(game_id=game.pk)
 
 
 # --- resign, skip, play again ----------------------------------------------------------------
@@ -288,7 +291,7 @@ def test_resign_goes_on_for_the_others_and_the_last_one_standing_wins(ann, bob, 
     assert [s.user for s in game.seats.filter(winner=True)] == [cid]
     with pytest.raises(Conflict):
         act(game, cid, {"type": "resign"})
-    services.game_verify_replay(game_id=game.pk)
+    replays.game_verify_replay(game_id=game.pk)
 
 
 def test_a_solo_resign_abandons_the_game(ann):
@@ -297,7 +300,7 @@ def test_a_solo_resign_abandons_the_game(ann):
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     assert not game.seats.filter(winner=True).exists()
-    services.game_verify_replay(game_id=game.pk)
+    replays.game_verify_replay(game_id=game.pk)
 
 
 def test_skip_only_after_the_absence_limit(ann, bob):
@@ -312,17 +315,17 @@ def test_skip_only_after_the_absence_limit(ann, bob):
     assert outcome.event["result"]["type"] == "skip"
     game.refresh_from_db()
     assert game.state["current"] == "bob"
-    services.game_verify_replay(game_id=game.pk)
+    replays.game_verify_replay(game_id=game.pk)
 
 
 def test_skip_refused_while_the_player_is_connected(ann, bob):
     game = table(ann, bob, kind="farkle")
     long_ago = timezone.now() - timedelta(seconds=game.absence_limit + 5)
     Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago, started_at=long_ago)
-    services.connection_open(game_id=game.pk, user=ann, channel_name="chan-ann")
+    presence.connection_open(game_id=game.pk, user=ann, channel_name="chan-ann")
     with pytest.raises(InvalidAction):
         act(game, bob, {"type": "skip"})
-    services.connection_close(channel_name="chan-ann", user=ann)
+    presence.connection_close(channel_name="chan-ann", user=ann)
     Seat.objects.filter(game=game).update(last_seen=long_ago)
     act(game, bob, {"type": "skip"})
 

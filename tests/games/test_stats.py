@@ -11,10 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.highscores import high_scores
 from games.models import Game
-from games.stats import histogram, player_stats
+from games.results.highscores import high_scores
+from games.results.stats import histogram, player_stats
+from games.tables import services
 from groups import services as group_services
 
 pytestmark = pytest.mark.django_db

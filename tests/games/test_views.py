@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.tables import services
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
 from games.models import Action, Game
+from games.tables import services as game_services
 from groups import services
 from groups.models import Group, Membership
 

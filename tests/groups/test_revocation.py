@@ -9,8 +9,8 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import services as game_services
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
+from games.tables import services as game_services
 from groups import services
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -257,7 +257,7 @@ def _fresh_rate_limits():
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from games import ratelimit
+    from games.live import ratelimit
 
     cache = caches[settings.RATE_LIMIT_CACHE]
     if isinstance(cache, LocMemCache):

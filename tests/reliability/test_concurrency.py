@@ -25,8 +25,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import services
 from games.models import Game
+from games.results import replays
+from games.tables import services
 from tests.reliability.conftest import ARTIFACTS, ON_POSTGRES, Socket, requires_real_backends, session_cookie
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems, my_turn
 
@@ -104,7 +105,7 @@ async def hammer(servers, cookies, game_id: int, seconds: float, tabs_per_player
         assert tab.seq == game.seq, f"{tab.name} ended at {tab.seq}, the game at {game.seq}"
         assert json.dumps(tab.state, sort_keys=True) == json.dumps(game.state, sort_keys=True), tab.name
         await tab.close()
-    await database_sync_to_async(services.game_verify_replay)(game_id=game_id)
+    await database_sync_to_async(replays.game_verify_replay)(game_id=game_id)
     new_acks = [a for a in ledger.acks if not a[2]]
     assert len(new_acks) == game.seq > 0
     return {

@@ -1,4 +1,4 @@
-"""The production dice are fair: chi-square tests of games.dice_source.system_roll.
+"""The production dice are fair: chi-square tests of games.live.dice_source.system_roll.
 
 600,000 dice for Farkle (faces) and 600,000 for Painted DiceZ (faces and colours, and their
 independence). The p-value of each statistic comes from the chi-square survival function, computed in
@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from games.dice_source import COLOURS, system_roll
+from games.live.dice_source import COLOURS, system_roll
 
 ALPHA = 1e-6
 DICE = 600_000

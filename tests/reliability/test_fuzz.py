@@ -31,9 +31,11 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection
 from websockets.exceptions import ConnectionClosed
 
-from games import rules, services
+from games import rules
+from games.live.routing import websocket_urlpatterns
 from games.models import Action, Game
-from games.routing import websocket_urlpatterns
+from games.results import replays
+from games.tables import services
 from tests.reliability.conftest import ARTIFACTS, Socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -477,7 +479,7 @@ async def run_fuzz(
     assert stats["frames"] == answered
     assert after == before, "a hostile frame changed a game"
     for game in [*targets.values(), live]:
-        await database_sync_to_async(services.game_verify_replay)(game_id=game.pk)
+        await database_sync_to_async(replays.game_verify_replay)(game_id=game.pk)
     assert len(latencies) >= 5, "the monitor socket got too few pongs"
     assert max(latencies) < 3.0, f"a pong took {max(latencies):.2f} s during the flood"
     assert acks, "the live game made no progress during the flood"

@@ -32,8 +32,8 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
+from games.live.routing import websocket_urlpatterns
 from games.models import Action, Game
-from games.routing import websocket_urlpatterns
 from tests.reliability import world as W
 
 ROLES = W.ROLES

@@ -27,8 +27,9 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
 from games.models import Action, Connection, Game
+from games.results import replays
+from games.tables import services
 from tests.reliability.conftest import ARTIFACTS, Socket, free_port, requires_real_backends, session_cookie
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems
 
@@ -202,7 +203,7 @@ async def test_actions_survive_a_channel_layer_outage(make_user, daphne, own_red
     assert late.seq == game.seq
     problems = await database_sync_to_async(ledger_problems)(ledger, game_id)
     assert not problems, problems
-    await database_sync_to_async(services.game_verify_replay)(game_id=game_id)
+    await database_sync_to_async(replays.game_verify_replay)(game_id=game_id)
     for tab in (*players.values(), late):
         await tab.close()
     assert server.alive()

@@ -20,8 +20,10 @@ import pytest
 from channels.db import database_sync_to_async
 from websockets.exceptions import ConnectionClosed
 
-from games import rules, services
+from games import rules
 from games.models import Action, Game
+from games.results import replays
+from games.tables import services
 from tests.reliability.conftest import ARTIFACTS, Socket, requires_real_backends, session_cookie
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems, reconnect
 
@@ -126,7 +128,7 @@ async def test_sigkill_and_restart_mid_game(make_user, daphne):
     for round_ in (0, 1):
         in_flight = Action.objects.filter(game_id=game_id, client_id=f"in-flight-{round_}").count
         assert await database_sync_to_async(in_flight)() == 1
-    await database_sync_to_async(services.game_verify_replay)(game_id=game_id)
+    await database_sync_to_async(replays.game_verify_replay)(game_id=game_id)
     for tab in tabs.values():
         await tab.catch_up(game.seq)
         assert tab.seq == game.seq

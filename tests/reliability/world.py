@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as AuthGroup
 
-from games import services
 from games.models import Game
+from games.tables import services
 from groups import services as group_services
 from groups.models import Group
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from games import catalogue
 from games.models import Game
-from games.seed import seed_finished_games
+from games.results.seed import seed_finished_games
 from groups import services as group_services
 from groups.models import Group
 

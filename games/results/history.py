@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from games.highscores import period_start
 from games.models import Game
+from games.results.highscores import period_start
 
 
 def visible_games(viewer) -> Q:

@@ -8,10 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import catalogue, lobby, services
+from games import catalogue
 from games.errors import GameError
-from games.forms import GameCreateForm
 from games.models import Game
+from games.tables import lobby, services
+from games.tables.forms import GameCreateForm
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -3,9 +3,9 @@
 A move made in a database thread waits twice for PostgreSQL, and each wait hands Python's GIL to the
 event loop and takes it back: in a process bound to one core by the GIL that cost more than the
 move's own work (docs/BENCHMARKS.md). Here the move runs on the event loop itself. What it does is
-decided by games.moves.decide, the same function the thread driver runs; this module only carries its
+decided by games.live.moves.decide, the same function the thread driver runs; this module only carries its
 statements: BEGIN with the first batch, COMMIT with the last (prepared once per connection where
-games.move_sql says so), ROLLBACK when the decision refuses the move or ends without writing (a
+games.live.move_sql says so), ROLLBACK when the decision refuses the move or ends without writing (a
 repeated id). Every move goes this way, the rare ones included, so a move's dice are rolled once and
 stored, acknowledged and broadcast as rolled.
 
@@ -25,9 +25,9 @@ from psycopg import AsyncClientCursor
 from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
-from games import move_sql
-from games.broadcast import layer_message, publish
-from games.moves import ActionOutcome, Batch, Decision, decide
+from games.live import move_sql
+from games.live.broadcast import layer_message, publish
+from games.live.moves import ActionOutcome, Batch, Decision, decide
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import connections
 
-from games import broadcast
+from games.live import broadcast
 
 _lock = threading.Lock()
 _executors: list[ThreadPoolExecutor] = []
@@ -53,7 +53,7 @@ def shutdown() -> None:
 
 
 def _collecting(func):
-    """``func`` returning (outcome, messages its transactions sent): see games.broadcast.collected."""
+    """``func`` returning (outcome, messages its transactions sent): see games.live.broadcast.collected."""
 
     def call(*args, **kwargs):
         with broadcast.collected() as messages:

@@ -298,7 +298,7 @@ class ConnectionLimiter:
 
     ``check`` does both. A consumer whose frame goes on to the database counts the shared part in its
     database thread instead: ``check_connection`` on the event loop, then ``check_user_blocking`` in the
-    thread (games.consumers). On a refusal nothing of the frame stays counted.
+    thread (games.live.consumers). On a refusal nothing of the frame stays counted.
     """
 
     def __init__(self, user_id: int):

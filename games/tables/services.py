@@ -7,21 +7,18 @@ in the engine's `players`.
 
 from __future__ import annotations
 
-import copy
-import json
-
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import moves, rules
-from games.broadcast import send_on_commit
-from games.dice_source import ReplayDice
-from games.errors import BadRequest, Conflict, Forbidden, NotFound, ReplayMismatch
-from games.models import Connection, Game, Seat
-from games.moves import ActionOutcome
+from games import rules
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.live import moves
+from games.live.broadcast import send_on_commit
+from games.live.moves import ActionOutcome
+from games.live.selectors import seat_list
+from games.models import Game, Seat
 from games.rules import declare
-from games.selectors import game_snapshot, seat_list
 
 
 def can_watch(game: Game, user) -> bool:
@@ -193,86 +190,6 @@ def game_play_again(*, game_id: int, user) -> Game:
 
 
 def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> ActionOutcome:
-    """Apply one player action in one transaction and broadcast it after the commit (games.moves:
+    """Apply one player action in one transaction and broadcast it after the commit (games.live.moves:
     the one function that decides a move, which the websockets' event loop runs as well)."""
     return moves.apply_action(game_id=game_id, user=user, client_id=client_id, action=action)
-
-
-# --- presence --------------------------------------------------------------------------------
-
-
-def connection_open(*, game_id: int, user, channel_name: str) -> dict:
-    """Record an open socket and return the snapshot it starts from."""
-    now = timezone.now()
-    with transaction.atomic():
-        try:
-            game = Game.objects.select_related("creator", "group").get(pk=game_id)
-        except Game.DoesNotExist:
-            raise NotFound("There is no such game.") from None
-        if not can_watch(game, user):
-            raise Forbidden("This game belongs to a group you are not a member of.")
-        Connection.objects.update_or_create(
-            channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": now}
-        )
-        Seat.objects.filter(game=game, user=user).update(last_seen=now)
-        snapshot = game_snapshot(game, user)
-    return snapshot
-
-
-def connection_seen(*, channel_name: str, user) -> None:
-    now = timezone.now()
-    with transaction.atomic():
-        conn = Connection.objects.filter(channel_name=channel_name).first()
-        if conn is None:
-            return
-        Connection.objects.filter(pk=conn.pk).update(seen_at=now)
-        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
-
-
-def connection_close(*, channel_name: str, user) -> list[str]:
-    """Forget a socket; return who is still connected to its game."""
-    from games.selectors import connected_usernames
-
-    now = timezone.now()
-    with transaction.atomic():
-        conn = Connection.objects.filter(channel_name=channel_name).first()
-        if conn is None:
-            return []
-        conn.delete()
-        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
-        return connected_usernames(conn.game_id)
-
-
-# --- replay ----------------------------------------------------------------------------------
-
-
-def game_replay_states(game: Game) -> list[dict]:
-    """Every state of the game, from new_game through each logged action (index = seq)."""
-    players = [s.user.username for s in game.seats.select_related("user").order_by("position")]
-    engine = game.engine
-    state = engine.new_game(players, game.options)
-    states = [state]
-    for logged in game.actions.select_related("seat__user").order_by("seq"):
-        dice = ReplayDice(logged.dice)
-        state = engine.apply(state, logged.seat.user.username, logged.action, dice)
-        if not dice.exhausted:
-            raise ReplayMismatch(f"action {logged.seq} recorded more rolls than the engine made")
-        states.append(state)
-    return states
-
-
-def game_verify_replay(*, game_id: int) -> dict:
-    """Rebuild the game from its log and check it equals the stored state; return the state."""
-    game = Game.objects.get(pk=game_id)
-    if game.state is None:
-        return {}
-    seqs = list(game.actions.order_by("seq").values_list("seq", flat=True))
-    if seqs != list(range(1, len(seqs) + 1)) or (seqs and seqs[-1] != game.seq) or (not seqs and game.seq):
-        raise ReplayMismatch(f"the log of game {game_id} has gaps or duplicates: {seqs[:5]}...")
-    try:
-        rebuilt = game_replay_states(game)[-1]
-    except (rules.IllegalAction, ValueError) as exc:
-        raise ReplayMismatch(f"the log of game {game_id} does not replay: {exc}") from None
-    if json.dumps(rebuilt, sort_keys=True) != json.dumps(game.state, sort_keys=True):
-        raise ReplayMismatch(f"replaying game {game_id} gives a different state than the stored one")
-    return copy.deepcopy(rebuilt)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import player_views as views
+from games.web import player_views as views
 
 app_name = "players"
 

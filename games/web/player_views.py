@@ -8,12 +8,14 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from games import catalogue, services
+from games import catalogue
 from games.catalogue import GameKind
-from games.highscores import PERIODS, high_scores, shown_board
-from games.history import finished_games
 from games.models import Game
-from games.stats import player_stats
+from games.results import replays
+from games.results.highscores import PERIODS, high_scores, shown_board
+from games.results.history import finished_games
+from games.results.stats import player_stats
+from games.tables import services
 from groups.models import Group
 
 
@@ -144,7 +146,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/forbidden.html", {"game": game}, status=403)
     if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
-    states = services.game_replay_states(game)
+    states = replays.game_replay_states(game)
     entries = [
         {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "text": a.result.get("text", "")}
         for a in game.actions.select_related("seat__user").order_by("seq")

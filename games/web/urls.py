@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import player_views, views
+from games.web import player_views, views
 
 app_name = "games"
 

@@ -14,12 +14,13 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import move_async, selectors, services
-from games.broadcast import group_name
-from games.dbpool import database_sync_to_async
 from games.errors import BadRequest, Forbidden, GameError, NotFound
-from games.moves import MAX_CLIENT_ID, ActionOutcome
-from games.ratelimit import ConnectionLimiter, Refusal
+from games.live import move_async, presence, selectors
+from games.live.broadcast import group_name
+from games.live.dbpool import database_sync_to_async
+from games.live.moves import MAX_CLIENT_ID, ActionOutcome
+from games.live.ratelimit import ConnectionLimiter, Refusal
+from games.tables import services
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         try:
-            snapshot = await database_sync_to_async(services.connection_open, self.game_id)(
+            snapshot = await database_sync_to_async(presence.connection_open, self.game_id)(
                 game_id=self.game_id, user=self.user, channel_name=self.channel_name
             )
         except (NotFound, Forbidden) as exc:
@@ -91,7 +92,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.joined = False
         await self._layer_call("group_discard", self.group, self.channel_name)
-        connected = await database_sync_to_async(services.connection_close, self.game_id)(
+        connected = await database_sync_to_async(presence.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user
         )
         await self._announce_presence(online=False, connected=connected)
@@ -116,7 +117,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its close_old_connections before every message: that is a hop to
         Channels' database thread per frame and per broadcast received, and this consumer does its
-        database work in games.dbpool, whose calls close old connections themselves."""
+        database work in games.live.dbpool, whose calls close old connections themselves."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -219,7 +220,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         )
 
     async def _move_on_loop(self, client_id, action) -> ActionOutcome:
-        """The move on the event loop (games.move_async)."""
+        """The move on the event loop (games.live.move_async)."""
         buckets, self._uncounted = self._uncounted, ()
         refusal = await self.limiter.check_user(*buckets)
         if refusal is not None:
@@ -258,7 +259,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:
-        await self._db(services.connection_seen)(channel_name=self.channel_name, user=self.user)
+        await self._db(presence.connection_seen)(channel_name=self.channel_name, user=self.user)
         await self.send_json({"type": "pong"})
 
     HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping}
@@ -284,7 +285,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- channel-layer handlers ------------------------------------------------------------
 
     async def game_message(self, event: dict) -> None:
-        if "text" in event:  # a payload encoded once for every socket (games.broadcast.layer_message)
+        if "text" in event:  # a payload encoded once for every socket (games.live.broadcast.layer_message)
             await self.send_text(event["text"])
             return
         payload = event["payload"]

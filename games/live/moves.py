@@ -5,13 +5,13 @@ earlier action with the same id, the group membership), a repeated id answered w
 the game being played, the absence check of a skip, the engine with the dice rolled for it (once: they
 are recorded and stored with the move), seq and turn clock, the resignation, the end of the game and
 what it writes (every seat's score, result and summary), the event and its JSON. It is a generator
-that talks to the database only by yielding a ``Batch`` of named statements (games.move_sql) and
+that talks to the database only by yielding a ``Batch`` of named statements (games.live.move_sql) and
 receiving their rows, so that its transports differ in nothing but how they reach PostgreSQL:
 
 - ``apply_action`` below runs it inside Django's ``transaction.atomic()`` on the calling thread (the
   services, tests, commands; the websockets on SQLite or with WS_ASYNC_MOVES off), and broadcasts with
   ``transaction.on_commit``;
-- ``games.move_async.apply_action`` runs it on the event loop with psycopg's async connections (the
+- ``games.live.move_async.apply_action`` runs it on the event loop with psycopg's async connections (the
   websockets on PostgreSQL), BEGIN sent with the first batch and COMMIT with the last.
 
 A ``GameError`` raised by ``decide`` rolls the transaction back: nothing is stored or broadcast.
@@ -28,12 +28,13 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import broadcast, move_sql, rules
-from games.broadcast import encode
-from games.dice_source import RecordingDice
+from games import rules
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
+from games.live import broadcast, move_sql
+from games.live.broadcast import encode
+from games.live.dice_source import RecordingDice
+from games.live.selectors import event_payload
 from games.models import Action, Game, Seat
-from games.selectors import event_payload
 
 MAX_CLIENT_ID = 64
 
@@ -48,7 +49,7 @@ class ActionOutcome:
 
 @dataclass(frozen=True)
 class Batch:
-    """Named statements (games.move_sql) with their parameters, sent in one round trip where the
+    """Named statements (games.live.move_sql) with their parameters, sent in one round trip where the
     database allows it; answered with the rows of each (None for a statement without rows).
     ``last``: the move's final writes (the async driver sends COMMIT with them)."""
 

@@ -1,4 +1,4 @@
-"""The SQL of a move, written by hand, and the conversion of its rows (games.moves decides the move).
+"""The SQL of a move, written by hand, and the conversion of its rows (games.live.moves decides the move).
 
 A move runs on every roll of every table. Through the ORM its queries cost about 6 ms of CPU on the
 benchmark machine, because Django compiles each query anew (about 1 ms apiece there): more than the
@@ -8,9 +8,9 @@ client id and the group membership (a second statement, so that a move that wait
 what the move before it committed); then the log INSERT and the game UPDATE. The rare moves (a
 repeated id, a skip, the last move) add a few statements of their own.
 
-Every statement has a name; games.moves asks for statements by name and a driver runs them: through
-Django's connection in a thread (games.moves.apply_action), or on the event loop through psycopg's
-async connections, where the common ones are prepared once per connection (games.move_async).
+Every statement has a name; games.live.moves asks for statements by name and a driver runs them: through
+Django's connection in a thread (games.live.moves.apply_action), or on the event loop through psycopg's
+async connections, where the common ones are prepared once per connection (games.live.move_async).
 Placeholders are %s for both; JSON goes in as text. SQLite has no row locks: there the transaction
 itself takes the write lock (transaction_mode IMMEDIATE in settings), which serialises moves the way
 FOR UPDATE does on PostgreSQL.
@@ -100,7 +100,7 @@ def _numbered(text: str) -> str:
 
 
 # The common statements as server-side prepared statements, for connections that make moves all day
-# (games.move_async's pool): PostgreSQL then parses and plans them once per connection, not on every
+# (games.live.move_async's pool): PostgreSQL then parses and plans them once per connection, not on every
 # move, which takes about 40 % off its CPU per move (docs/BENCHMARKS.md). They are still sent as one
 # string per round trip with the values inlined (EXECUTE name('...', ...)), which costs the Python side
 # less than the extended protocol's pipeline.

@@ -1,6 +1,6 @@
 from django.http import HttpRequest
 
-from .catalogue import kinds
+from games.catalogue import kinds
 
 
 def game_kinds(request: HttpRequest) -> dict:

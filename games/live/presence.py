@@ -1,0 +1,51 @@
+"""Presence: which sockets watch which game, kept in the database so that every server process sees it."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import Forbidden, NotFound
+from games.live.selectors import connected_usernames, game_snapshot
+from games.models import Connection, Game, Seat
+from games.tables.services import can_watch
+
+
+def connection_open(*, game_id: int, user, channel_name: str) -> dict:
+    """Record an open socket and return the snapshot it starts from."""
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_related("creator", "group").get(pk=game_id)
+        except Game.DoesNotExist:
+            raise NotFound("There is no such game.") from None
+        if not can_watch(game, user):
+            raise Forbidden("This game belongs to a group you are not a member of.")
+        Connection.objects.update_or_create(
+            channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": now}
+        )
+        Seat.objects.filter(game=game, user=user).update(last_seen=now)
+        snapshot = game_snapshot(game, user)
+    return snapshot
+
+
+def connection_seen(*, channel_name: str, user) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return
+        Connection.objects.filter(pk=conn.pk).update(seen_at=now)
+        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
+
+
+def connection_close(*, channel_name: str, user) -> list[str]:
+    """Forget a socket; return who is still connected to its game."""
+    now = timezone.now()
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return []
+        conn.delete()
+        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
+        return connected_usernames(conn.game_id)

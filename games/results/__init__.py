@@ -1,0 +1,1 @@
+"""Results of finished games: statistics, high-score lists, the history and seeded data."""

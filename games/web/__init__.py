@@ -1,0 +1,1 @@
+"""Pages and URLs: views for the games, the lobby, players' statistics, history and high scores."""
