@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -341,3 +341,31 @@ def preview(rules: CardRules, state: dict) -> dict:
             for p in choices(rules, state)
         ]
     }
+
+
+class Contract(NamedTuple):
+    """The functions of the engine contract (docs/engine.md) for one card game."""
+
+    new_game: Callable[..., dict]
+    apply: Callable[..., dict]
+    legal_actions: Callable[[dict], list[dict]]
+    preview: Callable[[dict], dict]
+    current_player: Callable[[dict], str | None]
+    scores: Callable[[dict], dict[str, int]]
+    is_over: Callable[[dict], bool]
+    winners: Callable[[dict], list[str]]
+
+
+def contract(rules: CardRules) -> Contract:
+    """What a card engine module exports, its ``CardRules`` bound in: one line per game instead of
+    eight wrappers."""
+    return Contract(
+        partial(new_game, rules),
+        partial(apply, rules),
+        partial(legal_actions, rules),
+        partial(preview, rules),
+        current_player,
+        scores,
+        is_over,
+        winners,
+    )

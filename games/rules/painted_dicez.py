@@ -10,7 +10,7 @@ from typing import Any
 from . import cardgame, sheet
 from .cardgame import CardRules, Placement
 from .declare import BY_SCORE
-from .dice import COLOURS, FACES, Dice, counts, is_five_of_a_kind, is_full_house, sum_of_face
+from .dice import COLOURS, FACES, counts, is_five_of_a_kind, is_full_house, sum_of_face
 from .errors import IllegalAction
 from .figures import CardFigures
 
@@ -167,26 +167,8 @@ RULES = CardRules(
 )
 
 
-def new_game(players: Sequence[str], options: dict | None = None) -> dict:
-    return cardgame.new_game(RULES, players, options)
-
-
-def apply(state: dict, player: str, action: dict, dice: Dice) -> dict:
-    return cardgame.apply(RULES, state, player, action, dice)
-
-
-def legal_actions(state: dict) -> list[dict]:
-    return cardgame.legal_actions(RULES, state)
-
-
-def preview(state: dict) -> dict:
-    return cardgame.preview(RULES, state)
-
-
-current_player = cardgame.current_player
-scores = cardgame.scores
-is_over = cardgame.is_over
-winners = cardgame.winners
+# The engine contract (docs/engine.md), with this game's rules bound in.
+new_game, apply, legal_actions, preview, current_player, scores, is_over, winners = cardgame.contract(RULES)
 
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from . import cardgame, sheet
 from .cardgame import COLUMNS, CardRules, Placement
 from .declare import BY_SCORE
-from .dice import FACES, Dice, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
+from .dice import FACES, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
 from .errors import IllegalAction
 from .figures import CardFigures, column_bonuses
 
@@ -169,26 +169,8 @@ RULES = CardRules(
 )
 
 
-def new_game(players: Sequence[str], options: dict | None = None) -> dict:
-    return cardgame.new_game(RULES, players, options)
-
-
-def apply(state: dict, player: str, action: dict, dice: Dice) -> dict:
-    return cardgame.apply(RULES, state, player, action, dice)
-
-
-def legal_actions(state: dict) -> list[dict]:
-    return cardgame.legal_actions(RULES, state)
-
-
-def preview(state: dict) -> dict:
-    return cardgame.preview(RULES, state)
-
-
-current_player = cardgame.current_player
-scores = cardgame.scores
-is_over = cardgame.is_over
-winners = cardgame.winners
+# The engine contract (docs/engine.md), with this game's rules bound in.
+new_game, apply, legal_actions, preview, current_player, scores, is_over, winners = cardgame.contract(RULES)
 
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------

@@ -117,6 +117,9 @@ class RecordingLayer:
         self.sent.append((group, message["text"], threading.current_thread()))
 
 
+# A database call, even one that makes no query: Channels closes stale connections of its thread around
+# it, which touches the database whenever an earlier test left that thread a connection.
+@pytest.mark.django_db
 async def test_a_database_call_broadcasts_from_the_event_loop_once_it_returns(monkeypatch):
     layer = RecordingLayer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from games.rules import cardgame, sheet
 from games.rules.cardgame import CardRules, Placement
 from games.rules.declare import BY_SCORE
-from games.rules.dice import Dice, counts
+from games.rules.dice import counts
 from games.rules.errors import IllegalAction
 from games.rules.figures import CardFigures
 
@@ -67,26 +67,8 @@ RULES = CardRules(
 )
 
 
-def new_game(players: Sequence[str], options: dict | None = None) -> dict:
-    return cardgame.new_game(RULES, players, options)
-
-
-def apply(state: dict, player: str, action: dict, dice: Dice) -> dict:
-    return cardgame.apply(RULES, state, player, action, dice)
-
-
-def legal_actions(state: dict) -> list[dict]:
-    return cardgame.legal_actions(RULES, state)
-
-
-def preview(state: dict) -> dict:
-    return cardgame.preview(RULES, state)
-
-
-current_player = cardgame.current_player
-scores = cardgame.scores
-is_over = cardgame.is_over
-winners = cardgame.winners
+# The engine contract (docs/engine.md), with this game's rules bound in.
+new_game, apply, legal_actions, preview, current_player, scores, is_over, winners = cardgame.contract(RULES)
 
 pitch = "Two boxes, five dice: the sum of the dice, or ten points a pair."
 dice_kind = "plain"
