@@ -44,8 +44,6 @@ from typing import Any
 import orjson
 import uvloop
 
-from games.results import replays
-
 SEATS = 4
 # kind -> (weight, options). Farkle to 3000 and Painted DiceZ, the shorter games, are played most.
 KINDS: dict[str, tuple[float, dict]] = {
@@ -256,6 +254,7 @@ def verify_game(game_id: int) -> tuple[list[int], int, list[str]]:
     """(stored seqs, the game's seq, problems) after game_verify_replay."""
     from games.errors import ReplayMismatch
     from games.models import Action, Game
+    from games.results import replays
 
     game = Game.objects.get(pk=game_id)
     seqs = list(Action.objects.filter(game_id=game_id).order_by("seq").values_list("seq", flat=True))

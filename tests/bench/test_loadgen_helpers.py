@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -140,3 +143,12 @@ def test_procstat_reads_this_process():
     busy, total = procstat.machine_cpu()
     assert 0 < busy <= total
     assert len(procstat.loadavg()) == 3
+
+
+def test_the_benchmark_starts_before_django_is_set_up():
+    """`make bench` imports bench.run in a fresh process and sets Django up only where it needs it; a
+    module-level import of the site's models would stop it at once."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    code = "import bench.run, bench.loadgen, bench.pg_move"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
