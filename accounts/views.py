@@ -1,29 +1,17 @@
-"""Sign-up, sign-in (Django's view with throttling) and the player's own profile.
+"""Sign-up and the player's own profile.
 
-Log out and passwords are Django's own views.
+Sign-in, log out and passwords are Django's own views; django-axes locks out password guessing
+(accounts/lockout.py).
 """
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from .forms import ProfileForm, SignUpForm, ThrottledAuthenticationForm
-
-
-class ThrottledLoginView(LoginView):
-    """Sign-in; answers 429 Too Many Requests while the username or address is locked out."""
-
-    form_class = ThrottledAuthenticationForm
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if getattr(form, "throttled", False):
-            response.status_code = 429
-        return response
+from .forms import ProfileForm, SignUpForm
 
 
 def _next_or(request: HttpRequest, default: str) -> HttpResponse:

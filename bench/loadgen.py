@@ -217,12 +217,14 @@ def ensure_users(count: int) -> list:
 def session_cookies(users: list) -> dict[int, str]:
     """A signed-in session per user (as force_login would make), written in bulk: {user id: key}."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
     from django.contrib.sessions.backends.db import SessionStore
     from django.contrib.sessions.models import Session
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
+    # As force_login: the first backend that can load a user (django-axes' own comes first and cannot).
+    backend = next(b for b in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(b), "get_user"))
     store = SessionStore()
     expires = timezone.now() + timedelta(days=1)
     rows, keys = [], {}
@@ -230,7 +232,7 @@ def session_cookies(users: list) -> dict[int, str]:
         key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
         data = {
             SESSION_KEY: str(user.pk),
-            BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],
+            BACKEND_SESSION_KEY: backend,
             HASH_SESSION_KEY: user.get_session_auth_hash(),
         }
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "axes",
     "accounts",
     "games",
     "groups",
@@ -46,6 +47,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lock-out page (accounts/lockout.py).
+    "axes.middleware.AxesMiddleware",
+]
+# django-axes' backend first: it refuses a locked-out username or address before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -172,14 +180,30 @@ WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)
 WS_RATE_MESSAGES_PER_10S = env.int("WS_RATE_MESSAGES_PER_10S", default=200)
 WS_RATE_USER_ACTIONS_PER_10S = env.int("WS_RATE_USER_ACTIONS_PER_10S", default=200)
 WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default=400)
-# Sign-in throttling (accounts/throttle.py): after this many failed sign-ins for one username, or from
-# one address, within LOGIN_FAILURE_WINDOW seconds of the first, sign-ins are refused until it ends.
+# Sign-in lockout (django-axes, configured in accounts/lockout.py): after this many failed sign-ins for
+# one username, or from one address, with less than LOGIN_FAILURE_WINDOW seconds between one failure and
+# the next, sign-ins for it are refused until that long after the last failure.
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
 LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
-# Counters shared by every server process live in this cache: in-process memory on the embedded
-# default (one process), Redis when REDIS_URL is set, so that limits hold across daphne replicas. Short
-# socket timeouts: if Redis is down the limits fail open (logged) instead of stalling play.
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the order accounts.lockout relies on
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
+AXES_COOLOFF_TIME = "accounts.lockout.cool_off"
+AXES_USERNAME_CALLABLE = "accounts.lockout.username"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# A refused attempt does not move the end of the lock-out.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not recorded
+AXES_VERBOSE = False
+# No admin pages for axes' tables: `manage.py axes_list_attempts` lists locks, axes_reset_username lifts one.
+AXES_ENABLE_ADMIN = False
+# The websockets' per-user counters (games/live/ratelimit.py), shared by every server process, live in
+# this cache: in-process memory on the embedded default (one process), Redis when REDIS_URL is set, so
+# that limits hold across daphne replicas. Short socket timeouts: if Redis is down the limits fail open
+# (logged) instead of stalling play.
 RATE_LIMIT_CACHE = "ratelimit"
 RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default="dicehall")
 CACHES = {
