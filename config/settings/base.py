@@ -210,11 +210,11 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     RATE_LIMIT_CACHE: (
         {
-            # Django's RedisCache, with one client per process instead of one per websocket and call.
-            "BACKEND": "config.redis_cache.RedisCache",
+            # django-redis: one connection pool per process, shared by every websocket's cache object.
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+            "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
         }
         if REDIS_URL
         else {

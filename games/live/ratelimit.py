@@ -33,7 +33,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 from redis import asyncio as aioredis
 
 logger = logging.getLogger(__name__)
@@ -109,7 +110,7 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
     ttl = int(2 * period) + 1
     if isinstance(cache, RedisCache):
         # One round trip instead of Django's four: INCR (creating the key), EXPIRE, GET.
-        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
+        pipe = get_redis_connection(settings.RATE_LIMIT_CACHE).pipeline(transaction=False)
         pipe.incr(cache.make_and_validate_key(current_key))
         pipe.expire(cache.make_and_validate_key(current_key), ttl)
         pipe.get(cache.make_and_validate_key(previous_key))
@@ -159,7 +160,8 @@ def _first_refusal(replies, hits, windows, now: float, period: float) -> tuple[i
     return None
 
 
-# Scripts registered once per client (the sync client is one per process: config.redis_cache).
+# Scripts registered once per client (django-redis keeps one client per cache object, over one
+# connection pool per process).
 _scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -180,7 +182,7 @@ def shared_hits_redis_blocking(
     thread, right before the database work, rather than in a separate trip from the event loop.
     """
     now = clock()
-    client = cache._cache.get_client(write=True)
+    client = get_redis_connection(settings.RATE_LIMIT_CACHE)
     keys, windows = _hit_keys(cache, hits, now, period)
     replies = _script(client)(keys=keys, args=[int(2 * period) + 1])
     refusal = _first_refusal(replies, hits, windows, now, period)
@@ -199,13 +201,20 @@ _async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 ASYNC_POOL_SIZE = 4
 
 
-def _async_client(cache: RedisCache):
+def _async_client():
     loop = asyncio.get_running_loop()
     client = _async_clients.get(loop)
     if client is None:
-        timeouts = {k: v for k, v in cache._options.items() if k.startswith("socket_") and "timeout" in k}
+        # The cache's own settings: the same server and socket timeouts as django-redis uses.
+        config = settings.CACHES[settings.RATE_LIMIT_CACHE]
+        options = config.get("OPTIONS", {})
+        timeouts = {
+            name.lower(): options[name]
+            for name in ("SOCKET_TIMEOUT", "SOCKET_CONNECT_TIMEOUT")
+            if name in options
+        }
         pool = aioredis.BlockingConnectionPool.from_url(
-            cache._servers[0], max_connections=ASYNC_POOL_SIZE, timeout=REDIS_TIMEOUT, **timeouts
+            config["LOCATION"], max_connections=ASYNC_POOL_SIZE, timeout=REDIS_TIMEOUT, **timeouts
         )
         client = _async_clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
@@ -216,7 +225,7 @@ async def shared_hits_redis(
 ) -> tuple[int, int] | None:
     """shared_hits_redis_blocking on the event loop."""
     now = clock()
-    client = _async_client(cache)
+    client = _async_client()
     keys, windows = _hit_keys(cache, hits, now, period)
     replies = await _script(client)(keys=keys, args=[int(2 * period) + 1])
     refusal = _first_refusal(replies, hits, windows, now, period)
