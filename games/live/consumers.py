@@ -34,12 +34,6 @@ MAX_GAME_ID = 2**63 - 1
 _move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
-class RateLimited(Exception):
-    def __init__(self, refusal: Refusal):
-        super().__init__(refusal.message)
-        self.refusal = refusal
-
-
 class NoSuchPathConsumer(AsyncWebsocketConsumer):
     """Any websocket path that is not a game's: refused at the handshake (HTTP 403), as a game that
     does not exist is, instead of the router's exception (HTTP 500)."""
@@ -59,7 +53,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False
-        self._uncounted: tuple[str, ...] = ()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -149,9 +142,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = None if message is None else self.HANDLERS.get(message["type"])
         # Every frame counts, garbage included; actions count in their own bucket as well.
         buckets = ("messages", "actions") if is_action else ("messages",)
-        refusal = self.limiter.check_connection(*buckets)
-        if refusal is None and handler is None:
-            refusal = await self.limiter.check_user(*buckets)
+        refusal = await self.limiter.check(*buckets)
         if refusal is not None:
             await self.send_refusal(refusal, client_id)
             return
@@ -161,40 +152,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
             return
-        # A frame for a handler is counted in the user's shared counters by the handler's first
-        # database call, in its thread (_db); one that fails before that is counted here.
-        self._uncounted = buckets
         try:
             await handler(self, message)
-        except RateLimited as exc:
-            await self.send_refusal(exc.refusal, client_id)
         except GameError as exc:
-            if self._uncounted and (refusal := await self.limiter.check_user(*self._uncounted)):
-                await self.send_refusal(refusal, client_id)
-            else:
-                await self.send_error(exc.code, exc.message, client_id)
+            await self.send_error(exc.code, exc.message, client_id)
         except Exception:
             logger.exception("game %s: unhandled error on %r", self.game_id, message.get("type"))
             await self.send_error("server_error", "Something went wrong on the server; try again.", client_id)
-        finally:
-            self._uncounted = ()
 
     def _db(self, func):
-        """``func`` on this game's database thread; the frame being handled is counted in the user's
-        shared rate limits there first (one Redis command in that thread instead of a separate trip
-        from the event loop: docs/BENCHMARKS.md)."""
-        buckets, self._uncounted = self._uncounted, ()
-        if not buckets:
-            return database_sync_to_async(func, self.game_id)
-        limiter = self.limiter
-
-        def limited(*args, **kwargs):
-            refusal = limiter.check_user_blocking(*buckets)
-            if refusal is not None:
-                raise RateLimited(refusal)
-            return func(*args, **kwargs)
-
-        return database_sync_to_async(limited, self.game_id)
+        """``func`` on this game's database thread."""
+        return database_sync_to_async(func, self.game_id)
 
     async def send_refusal(self, refusal: Refusal, client_id: str | None) -> None:
         await self.send_json(
@@ -221,10 +189,6 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _move_on_loop(self, client_id, action) -> ActionOutcome:
         """The move on the event loop (games.live.move_async)."""
-        buckets, self._uncounted = self._uncounted, ()
-        refusal = await self.limiter.check_user(*buckets)
-        if refusal is not None:
-            raise RateLimited(refusal)
         # One move of a game at a time in this process, so that its events leave in seq order.
         lock = _move_locks.get(self.game_id)
         if lock is None:

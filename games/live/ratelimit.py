@@ -172,31 +172,8 @@ def _script(client):
     return script
 
 
-def shared_hits_redis_blocking(
-    cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
-) -> tuple[int, int] | None:
-    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
-    index of the first refused one and the seconds to wait, and then none of the hits counts.
-
-    For a thread: the websocket consumers count a frame that goes to the database in its database
-    thread, right before the database work, rather than in a separate trip from the event loop.
-    """
-    now = clock()
-    client = get_redis_connection(settings.RATE_LIMIT_CACHE)
-    keys, windows = _hit_keys(cache, hits, now, period)
-    replies = _script(client)(keys=keys, args=[int(2 * period) + 1])
-    refusal = _first_refusal(replies, hits, windows, now, period)
-    if refusal is not None:
-        undo = client.pipeline(transaction=False)
-        for current_key in keys[::2]:
-            undo.decr(current_key)
-        undo.execute()
-    return refusal
-
-
-# One asyncio Redis client per event loop (daphne has one), for the frames that do not go to the
-# database (garbage, unknown types). A small blocking pool: a burst of frames waits for a connection
-# instead of opening hundreds.
+# One asyncio Redis client per event loop (daphne has one), for every frame's shared count. A small
+# blocking pool: a burst of frames waits for a connection instead of opening hundreds.
 _async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 ASYNC_POOL_SIZE = 4
 
@@ -223,7 +200,8 @@ def _async_client():
 async def shared_hits_redis(
     cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
 ) -> tuple[int, int] | None:
-    """shared_hits_redis_blocking on the event loop."""
+    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
+    index of the first refused one and the seconds to wait, and then none of the hits counts."""
     now = clock()
     client = _async_client()
     keys, windows = _hit_keys(cache, hits, now, period)
@@ -266,22 +244,6 @@ def _shared_hits_sync(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     return None
 
 
-def shared_hits_blocking(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
-    """Count one hit on each user counter (key, limit), from a thread: None, or (index refused,
-    seconds to wait). Fails open like shared_hits."""
-    if time.monotonic() < _broken_until:
-        return None
-    try:
-        cache = _cache()
-        if isinstance(cache, RedisCache):
-            return shared_hits_redis_blocking(cache, hits)
-        return _shared_hits_sync(hits)
-    except Exception:
-        if _fail_open():
-            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
-        return None
-
-
 async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     """Count one hit on each user counter (key, limit): None, or (index refused, seconds to wait).
 
@@ -305,9 +267,8 @@ async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
 class ConnectionLimiter:
     """The limits of one websocket: an exact sliding log per bucket, plus the user's shared counters.
 
-    ``check`` does both. A consumer whose frame goes on to the database counts the shared part in its
-    database thread instead: ``check_connection`` on the event loop, then ``check_user_blocking`` in the
-    thread (games.live.consumers). On a refusal nothing of the frame stays counted.
+    ``check`` does both, on the event loop, for every frame before its handler runs
+    (games.live.consumers). On a refusal nothing of the frame stays counted.
     """
 
     def __init__(self, user_id: int):
@@ -352,11 +313,6 @@ class ConnectionLimiter:
         """Count the frame (already counted by check_connection) in the user's shared counters."""
         hits = self._hits(buckets)
         return self._user_refusal(buckets, hits, await shared_hits(hits))
-
-    def check_user_blocking(self, *buckets: str) -> Refusal | None:
-        """check_user from a thread (the frame's database thread)."""
-        hits = self._hits(buckets)
-        return self._user_refusal(buckets, hits, shared_hits_blocking(hits))
 
     async def check(self, *buckets: str) -> Refusal | None:
         """Count one frame in each bucket; the first refusal, or None if every limit allows it."""
