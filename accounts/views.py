@@ -14,16 +14,21 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from .forms import ProfileForm, SignUpForm
 
 
-def _next_or(request: HttpRequest, default: str) -> HttpResponse:
-    """Redirect to ``?next=`` only when it stays on this site (and on HTTPS if the request is): the
-    parameter comes from whoever wrote the link, so it must not send a new player elsewhere."""
+def safe_next(request: HttpRequest) -> str:
+    """``?next=`` when it stays on this site (and on HTTPS if the request is), else "": the parameter
+    comes from whoever wrote the link, so it must not send a new player elsewhere."""
     target = request.GET.get("next")
     if url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        # Not through redirect(): a user's string must not be looked up as a URL name.
-        return HttpResponseRedirect(target)
-    return redirect(default)
+        return target
+    return ""
+
+
+def _next_or(request: HttpRequest, default: str) -> HttpResponse:
+    target = safe_next(request)
+    # Not through redirect(): a user's string must not be looked up as a URL name.
+    return HttpResponseRedirect(target) if target else redirect(default)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -35,7 +40,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}!")
         return _next_or(request, "home")
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "accounts/signup.html", {"form": form, "next": safe_next(request)})
 
 
 @login_required

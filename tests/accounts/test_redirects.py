@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -102,7 +103,35 @@ def test_sign_out_ignores_an_outside_next(user_client, target):
     assert response["Location"] == reverse("home")
 
 
-def test_sign_in_page_links_carry_no_outside_next(client):
-    page = client.get(reverse("accounts:login"), {"next": "https://evil.example/x"})
+@pytest.mark.parametrize("page", ["accounts:login", "accounts:signup"])
+def test_sign_in_page_links_carry_no_outside_next(client, page):
+    page = client.get(reverse(page), {"next": "https://evil.example/x"})
     assert page.status_code == 200
     assert b"evil.example" not in page.content
+
+
+@pytest.mark.parametrize(
+    "page, other", [("accounts:login", "accounts:signup"), ("accounts:signup", "accounts:login")]
+)
+def test_the_way_between_sign_in_and_sign_up_keeps_where_you_were_going(client, page, other):
+    """An invited friend who opens a game's link signed out, then follows "Sign up" (or "Log in"),
+    still lands on the game afterwards: the link carries ``next``."""
+    game = "/games/5/?from=invite&x=1"
+    html = client.get(f"{reverse(page)}?{_query(game)}").content.decode()
+    assert f'href="{reverse(other)}?next=%2Fgames%2F5%2F%3Ffrom%3Dinvite%26x%3D1"' in html
+
+
+def test_signing_up_through_the_sign_in_page_lands_on_the_game(client):
+    game = "/games/5/"
+    html = client.get(f"{reverse('accounts:login')}?{_query(game)}").content.decode()
+    link = re.search(r'href="(' + re.escape(reverse("accounts:signup")) + r'\?next=[^"]+)"', html)[1]
+    response = client.post(
+        link.replace("&amp;", "&"),
+        {"username": "bob", "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302 and response.url == game
+
+
+def test_without_next_the_links_carry_none(client):
+    html = client.get(reverse("accounts:login")).content.decode()
+    assert f'href="{reverse("accounts:signup")}"' in html
