@@ -6,7 +6,6 @@ results rank, the per-seat figures) instead of knowing any game by its slug.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,9 +71,6 @@ class GameKind:
         """One value per separate list of results: the separating option's choices, else (None,)."""
         option = self.separating
         return option.values if option is not None else (None,)
-
-    def option_text(self, options: Mapping[str, Any] | None) -> str:
-        return declare.option_text(self.engine, options)
 
     def display_name(self, variant: int | None) -> str:
         """The name of one list of results: "Farkle (10000) — goal 3000"."""

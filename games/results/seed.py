@@ -56,13 +56,8 @@ def _pool(rng: random.Random) -> dict:
 def _outcomes(kind: catalogue.GameKind, results: list[dict]) -> tuple[int | None, list[bool]]:
     """The seats' shared laps (everyone plays the same number) and who won, by the game's ranking."""
     laps = max(r["laps"] for r in results) if kind.ranking.uses_laps else None
-    figures = {"final_score": [r["score"] for r in results], "laps": [laps] * len(results)}
-
-    def rank_key(i: int) -> tuple:
-        return tuple(-figures[k[1:]][i] if k.startswith("-") else figures[k][i] for k in kind.ranking.order)
-
-    best = min(rank_key(i) for i in range(len(results)))
-    return laps, [rank_key(i) == best for i in range(len(results))]
+    keys = [kind.ranking.key({"final_score": r["score"], "laps": laps}) for r in results]
+    return laps, [key == min(keys) for key in keys]
 
 
 def seed_finished_games(count: int, users: list, *, groups=(), seed: int = 1, days: int = 120) -> int:

@@ -52,6 +52,10 @@ class Ranking:
     def uses_laps(self) -> bool:
         return any(key.lstrip("-") == "laps" for key in self.order)
 
+    def key(self, figures: Mapping[str, int]) -> tuple[int, ...]:
+        """A sort key for one seat's ``figures`` (its ``final_score`` and ``laps``): lower ranks first."""
+        return tuple(-figures[k[1:]] if k.startswith("-") else figures[k] for k in self.order)
+
 
 BY_SCORE = Ranking(order=("-final_score",), winners_only=False, text="Ranked by final total.")
 

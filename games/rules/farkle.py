@@ -193,7 +193,7 @@ def new_game(players: Any, options: Mapping[str, Any] | None = None) -> State:
       ``total`` (the player's banked total), ``farkle``, ``hot_dice`` (this action set every die aside and
       rolled them all again), ``by`` (who sent a skip) and ``text``.
     """
-    state, chosen = turns.start(_TURNS, players, options, {"goal": GOALS[0], "dice": DICE_COUNTS[0]})
+    state, chosen = turns.start(_TURNS, players, options, _DEFAULTS)
     goal, dice_count = _check_options(chosen)
     seats = state["players"]
     return {
@@ -556,6 +556,8 @@ options = (
         text="{value} dice",
     ),
 )
+# new_game fills in what a caller leaves out from the declared options, their one source of defaults.
+_DEFAULTS = {o.name: o.default for o in options}
 ranking = Ranking(
     order=("laps", "-final_score"),
     winners_only=True,

@@ -60,6 +60,13 @@ def test_farkle_declares_its_goal_and_dice_and_ranks_by_laps():
     assert declare.option_text(farkle, {"goal": 3000, "dice": 5}) == "Goal 3000 · 5 dice"
     assert declare.separating_option(farkle).name == "goal"
     assert farkle.ranking.uses_laps and farkle.ranking.winners_only
+    fast, slow, fast_high = (
+        {"laps": 9, "final_score": 3000},
+        {"laps": 12, "final_score": 9000},
+        {"laps": 9, "final_score": 3400},
+    )
+    assert sorted([slow, fast, fast_high], key=farkle.ranking.key) == [fast_high, fast, slow]
+    assert declare.BY_SCORE.key({"final_score": 300}) < declare.BY_SCORE.key({"final_score": 200})
     for slug in ("triple-quintzee", "triple-yahtzee-99", "painted-dicez"):
         engine = rules.get(slug)
         assert declare.full_options(engine, None) == {} and declare.option_text(engine, {}) == ""
