@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .forms import ProfileForm, SignUpForm
+from .throttle import limit_signups
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -31,6 +32,7 @@ def _next_or(request: HttpRequest, default: str) -> HttpResponse:
     return HttpResponseRedirect(target) if target else redirect(default)
 
 
+@limit_signups
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")

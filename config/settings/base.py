@@ -186,6 +186,8 @@ WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
 LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+# Sign-up attempts from one address per hour (accounts/throttle.py).
+SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)
 AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the order accounts.lockout relies on
 AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"

@@ -46,6 +46,7 @@ from tests.reliability.topology import (
 pytestmark = [*real_backends, pytest.mark.django_db(transaction=True)]
 IDLE_SECONDS = 300
 LOCK_AFTER = 4  # failed sign-ins from one address (LOGIN_FAILURES_PER_IP for these servers)
+SIGNUP_LIMIT = 3  # sign-ups from one address an hour (SIGNUPS_PER_IP_PER_HOUR for these servers)
 FIGURES: dict = {}
 
 
@@ -91,6 +92,7 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         "CHANNEL_LAYER_PREFIX": f"topology{uuid.uuid4().hex[:8]}",
         "RATE_LIMIT_KEY_PREFIX": settings.RATE_LIMIT_KEY_PREFIX,
         "LOGIN_FAILURES_PER_IP": str(LOCK_AFTER),
+        "SIGNUPS_PER_IP_PER_HOUR": str(SIGNUP_LIMIT),
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
     }
@@ -201,24 +203,45 @@ def test_https_static_health_and_admin(site):
     assert all(morsel for morsel in admin.cookies), admin.cookies
 
 
-def test_lockout_counts_the_players_address_not_the_proxys(site):
+def test_lockout_and_rate_limits_count_the_players_address_not_the_proxys(site):
     """nginx replaces any X-Forwarded-For the client sends with the address it sees; daphne
-    (--proxy-headers) makes that REMOTE_ADDR, which the lock-out counts."""
+    (--proxy-headers) makes that REMOTE_ADDR, which sign-in lock-out and the sign-up limit count.
+    (The websockets' rate limits count per socket and per user, wherever they connect from.)"""
     from axes.models import AccessAttempt
 
     player = Visitor(site.nginx)
     player.sign_up(unique("pat"), PASSWORD)
     name = player.username
-    guesser = Visitor(site.nginx, source="127.0.0.7")
+    guesser = Visitor(site.nginx, source="127.0.9.7")
     for attempt in range(LOCK_AFTER):
         forged = {"X-Forwarded-For": f"10.9.8.{attempt}", "X-Real-IP": f"10.9.7.{attempt}"}
         assert guesser.log_in(unique("nobody"), "wrong", headers=forged) == 200
     addresses = set(AccessAttempt.objects.values_list("ip_address", flat=True))
-    assert addresses == {"127.0.0.7"}, addresses
+    assert addresses == {"127.0.9.7"}, addresses
     # The right password from the guessing address is refused; from another address it works.
-    assert Visitor(site.nginx, source="127.0.0.7").log_in(name, PASSWORD) == 429
-    assert Visitor(site.nginx, source="127.0.0.8").log_in(name, PASSWORD) == 302
-    FIGURES["lockout"] = {"failures_from_one_address": LOCK_AFTER, "recorded_addresses": sorted(addresses)}
+    assert Visitor(site.nginx, source="127.0.9.7").log_in(name, PASSWORD) == 429
+    assert Visitor(site.nginx, source="127.0.9.8").log_in(name, PASSWORD) == 302
+
+    # A script signing up from one address, forging a new X-Forwarded-For each time, is stopped.
+    statuses = []
+    for n in range(SIGNUP_LIMIT + 1):
+        script = Visitor(site.nginx, source="127.0.9.9")
+        forged = {"X-Forwarded-For": f"10.9.6.{n}"}
+        statuses.append(
+            script.post_form(
+                "/accounts/signup/",
+                "/accounts/signup/",
+                {"username": unique("bot"), "password1": PASSWORD, "password2": PASSWORD},
+                headers=forged,
+            )[0]
+        )
+    assert statuses == [302] * SIGNUP_LIMIT + [429], statuses
+    Visitor(site.nginx, source="127.0.9.10").sign_up(unique("friend"), PASSWORD)
+    FIGURES["by_address"] = {
+        "failed_sign_ins_before_lock": LOCK_AFTER,
+        "recorded_addresses": sorted(addresses),
+        "sign_up_statuses_from_one_address": statuses,
+    }
 
 
 # --- games through nginx --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import contextlib
 import datetime
 import difflib
 import http.client
+import itertools
 import os
 import re
 import secrets
@@ -304,12 +305,15 @@ class FormFields(HTMLParser):
             self.select = None
 
 
-class Visitor:
-    """One browser: its own cookies and, when given, its own source address (127.x.y.z)."""
+_sources = (f"127.0.{n // 250 + 1}.{n % 250 + 1}" for n in itertools.count())
 
-    def __init__(self, site: Nginx, source: str = "127.0.0.1"):
+
+class Visitor:
+    """One browser: its own cookies and its own address (127.0.x.y: every player is somewhere else)."""
+
+    def __init__(self, site: Nginx, source: str | None = None):
         self.site = site
-        self.source = source
+        self.source = source or next(_sources)
         self.cookies: dict[str, str] = {}
         self.username = ""
 
