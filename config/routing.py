@@ -1,12 +1,13 @@
 """Websocket URL patterns of every app, gathered for config.asgi."""
 
 from django.conf import settings
-from django.urls import re_path
+from django.urls import path, re_path
 
 from games.live.consumers import NoSuchPathConsumer
 from games.live.routing import websocket_urlpatterns as game_patterns
+from notices.consumers import NoticesConsumer
 
-websocket_urlpatterns = [*game_patterns]
+websocket_urlpatterns = [*game_patterns, path("ws/notices/", NoticesConsumer.as_asgi())]
 
 if settings.BENCH_BASELINE:
     # The load benchmark's bare Channels fan-out (docs/BENCHMARKS.md); off unless BENCH_BASELINE=1.

@@ -30,6 +30,14 @@ class Game(models.Model):
     absence_limit = models.PositiveIntegerField(
         default=120, help_text="Seconds the player to move may be away before others may skip the turn."
     )
+
+    class Pace(models.TextChoices):
+        LIVE = "live", "Live"
+        DAYS = "days", "Over days"
+
+    # Live: everyone at the table now, a turn limit in minutes. Over days: a day or more per turn, and an
+    # e-mail when the turn comes (notices). In both, absence_limit is the turn limit, in seconds.
+    pace = models.CharField(max_length=4, choices=Pace.choices, default=Pace.LIVE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     group = models.ForeignKey(
         "dicegroups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"

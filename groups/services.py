@@ -14,6 +14,7 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.live.broadcast import send_on_commit
 from games.models import Game
 from groups.models import Group, Membership
+from notices import services as notices
 
 
 def _group(group_id: int, *, lock: bool = False) -> Group:
@@ -67,6 +68,7 @@ def group_add_member(*, group_id: int, user, username: str) -> Membership:
         membership, created = Membership.objects.get_or_create(group=group, user=member)
         if not created:
             raise Conflict(f"{member.username} is already a member.")
+        notices.added_to_group(group, member, by=user)
     return membership
 
 

@@ -36,6 +36,9 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "groups",
+    "notices",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -115,6 +118,19 @@ STORAGES = {
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="dice@localhost")
+# Links in e-mails (no request to build them from): the site's address as players reach it.
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
+# Background work (notices/tasks.py) on django-tasks with its database backend: the tasks live in the
+# same PostgreSQL as the games, so a task is as durable as the move that asked for it, and a worker
+# that is down only delays it. `manage.py worker` runs it (make run and docker-compose start one).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Seconds after the turn passes to a player in a game over days before the turn's e-mail goes out, if
+# they have not been on the game's page or any page of the site since (a player at the table needs
+# none). In a live game the e-mail waits for the game's own limit.
+TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
+# How often the worker looks for e-mails that have become due (seconds).
+NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
 
 REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one

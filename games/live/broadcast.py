@@ -65,8 +65,8 @@ def collected():
 _locks: weakref.WeakValueDictionary[tuple, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
-async def publish(messages: list[tuple[int, dict]]) -> None:
-    """Send collected (game id, layer message) pairs from the event loop, each game's in order.
+async def publish(messages: list[tuple[str, dict]]) -> None:
+    """Send collected (group, layer message) pairs from the event loop, each group's in order.
 
     Calls return to the loop in the order their database thread finished them (each game has one
     thread), and a game's lock keeps a later call from overtaking an earlier one while it waits on
@@ -74,17 +74,17 @@ async def publish(messages: list[tuple[int, dict]]) -> None:
     """
     layer = get_channel_layer()
     loop = asyncio.get_running_loop()
-    for game_id, message in messages:
-        key = (id(loop), game_id)
+    for group, message in messages:
+        key = (id(loop), group)
         lock = _locks.get(key)
         if lock is None:
             lock = _locks[key] = asyncio.Lock()
         async with lock:
-            send = layer.group_send(group_name(game_id), message)
+            send = layer.group_send(group, message)
             try:
                 await asyncio.wait_for(send, settings.WS_LAYER_TIMEOUT)
             except Exception:
-                logger.exception("broadcast to game %s failed; clients will resync", game_id)
+                logger.exception("broadcast to %s failed; clients will resync", group)
 
 
 def send_now(game_id: int, payload: dict, text: str | None = None) -> bool:
@@ -93,23 +93,48 @@ def send_now(game_id: int, payload: dict, text: str | None = None) -> bool:
     A failed send loses nothing: the action is stored, its sender got an ack, and every client
     catches up through `sync` when it sees a gap in seq.
     """
-    message = layer_message(payload, text)
+    return _send(group_name(game_id), layer_message(payload, text))
+
+
+def _send(group: str, message: dict) -> bool:
     outbox = getattr(_outbox, "messages", None)
     if outbox is not None:
-        outbox.append((game_id, message))
+        outbox.append((group, message))
         return True
     layer = get_channel_layer()
 
     async def send() -> None:
         # A stalled Redis must not hold the thread that runs every database call of this process.
-        await asyncio.wait_for(layer.group_send(group_name(game_id), message), settings.WS_LAYER_TIMEOUT)
+        await asyncio.wait_for(layer.group_send(group, message), settings.WS_LAYER_TIMEOUT)
 
     try:
         async_to_sync(send)()
     except Exception:
-        logger.exception("broadcast to game %s failed; clients will resync", game_id)
+        logger.exception("broadcast to %s failed; clients will resync", group)
         return False
     return True
+
+
+# The header of every page (notices.consumers) hears that a player's list changed; it reads it anew.
+NOTICES_CHANGED = {"type": "notices.changed"}
+
+
+def notices_messages(usernames) -> list[tuple[str, dict]]:
+    from notices.feed import user_group
+
+    return [(user_group(name), NOTICES_CHANGED) for name in usernames]
+
+
+def tell_users(usernames) -> None:
+    """Tell these players' notices sockets that their lists changed (from a thread, after commit)."""
+    for group, message in notices_messages(usernames):
+        _send(group, message)
+
+
+def tell_users_on_commit(usernames) -> None:
+    names = list(usernames)
+    if names:
+        transaction.on_commit(lambda: tell_users(names))
 
 
 def send_on_commit(game_id: int, payload: dict, text: str | None = None) -> None:

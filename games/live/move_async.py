@@ -26,7 +26,7 @@ from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from games.live import move_sql
-from games.live.broadcast import layer_message, publish
+from games.live.broadcast import group_name, layer_message, notices_messages, publish
 from games.live.moves import ActionOutcome, Batch, Decision, decide
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,12 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
             if conn.info.transaction_status != TransactionStatus.IDLE:
                 await conn.execute("ROLLBACK")
     if not outcome.duplicate:
-        await publish([(game_id, layer_message(outcome.event, outcome.text))])
+        await publish(
+            [
+                (group_name(game_id), layer_message(outcome.event, outcome.text)),
+                *notices_messages(outcome.notify),
+            ]
+        )
     return outcome
 
 

@@ -22,10 +22,12 @@ import json
 from datetime import UTC
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
+from notices.models import Preferences, TurnMail
 
 # Django's default table names (games_game ...); tests/games/test_hot_path.py holds them to the models.
 # The game row is read column by column in the model's field order (row_to_game), so its columns come
@@ -37,6 +39,9 @@ TABLES = {
     Action: "games_action",
     Membership: "dicegroups_membership",
     Connection: "games_connection",
+    TurnMail: "notices_turnmail",
+    Preferences: "notices_preferences",
+    get_user_model(): "accounts_user",
 }
 LOCK_CLAUSE = " FOR UPDATE"
 
@@ -67,13 +72,32 @@ VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
         "SELECT seq, action, dice, result, created_at FROM games_action WHERE game_id = %s AND seq = %s",
         None,
     ),
+    # The player to move: when last seen at the table, whether there now, and whether this turn has
+    # reached them (at the table or on any page since it began, or its e-mail sent, or no e-mail can
+    # reach them: no address, or e-mail turned off).
     "absence": (
         """SELECT s.last_seen, EXISTS (SELECT 1 FROM games_connection c
-  WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
-FROM games_seat s WHERE s.game_id = %s AND s.position = %s""",
+  WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s),
+  s.last_seen >= %s
+  OR EXISTS (SELECT 1 FROM notices_turnmail m WHERE m.game_id = s.game_id AND m.user_id = s.user_id
+    AND m.turn_started_at = %s AND m.status = 'sent')
+  OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id AND p.seen_at >= %s)
+  OR u.email = '' OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id
+    AND NOT p.email_turns)
+FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s AND s.position = %s""",
         None,
     ),
     "resign": ("UPDATE games_seat SET resigned = %s WHERE id = %s", None),
+    # The turn passed to a player who is not at the table: the e-mail about it is promised in the move's
+    # own transaction (notices.TurnMail; the worker sends it when due, if still wanted).
+    "turn_mail": (
+        """INSERT INTO notices_turnmail (game_id, user_id, turn_started_at, due_at, status, why)
+SELECT s.game_id, s.user_id, %s, %s, 'pending', '' FROM games_seat s
+WHERE s.game_id = %s AND s.position = %s AND NOT EXISTS (SELECT 1 FROM games_connection c
+  WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
+ON CONFLICT DO NOTHING""",
+        None,
+    ),
     "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
     "results": ("SELECT result FROM games_action WHERE game_id = %s ORDER BY seq", None),
     "finish_game": ("UPDATE games_game SET status = %s, finished_at = %s WHERE id = %s", None),

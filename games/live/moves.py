@@ -35,6 +35,7 @@ from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice
 from games.live.selectors import event_payload
 from games.models import Action, Game, Seat
+from notices.services import turn_mail_delay
 
 MAX_CLIENT_ID = 64
 
@@ -45,6 +46,7 @@ class ActionOutcome:
     duplicate: bool
     event: dict
     text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
+    notify: tuple[str, ...] = ()  # players whose list of games waiting for them changed (the turn passed)
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,9 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
     dice = RecordingDice(game.kind)
+    before = game.engine.current_player(game.state)
     state = play(game, user, action, dice, now)
+    after = game.engine.current_player(state)
     logged = Action(
         game=game,
         seq=game.seq,
@@ -125,11 +129,15 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
         writes.append(("resign", [True, seat.pk]))
     if game.engine.is_over(state):
         writes += yield from _finish(game, state, now, logged.result)
+    elif game.turn_started_at == now:
+        writes.append(("turn_mail", _turn_mail_params(game, state, now)))
     event = event_payload(game, logged, seat)
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
     yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
-    return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=encode(event, state=state_json))
+    notify = tuple(name for name in (before, after) if name and before != after)
+    text = encode(event, state=state_json)
+    return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=text, notify=notify)
 
 
 def play(game: Game, user, action: dict, dice, now) -> dict:
@@ -161,6 +169,15 @@ def _repeated(game: Game, seat: Seat, seq: int) -> Decision:
     return ActionOutcome(seq=seq, duplicate=True, event=event_payload(game, earlier, seat))
 
 
+def _turn_mail_params(game: Game, state: dict, now) -> list:
+    """The turn has passed to another player: the "turn_mail" statement's parameters."""
+    position = state["players"].index(game.engine.current_player(state))
+    due = now + timedelta(seconds=turn_mail_delay(game))
+    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    at = move_sql.to_datetime
+    return [at(now), at(due), game.pk, position, at(fresh)]
+
+
 def _check_absent(game: Game, sender: Seat, now) -> Decision:
     """A skip needs the player to move to have been away longer than the game's absence limit."""
     current = game.engine.current_player(game.state)
@@ -168,9 +185,9 @@ def _check_absent(game: Game, sender: Seat, now) -> Decision:
         return  # the engine refuses it: the game is over, or it is the sender's own turn
     fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
     position = game.state["players"].index(current)
-    ((last_seen, connected),) = (
-        yield Batch([("absence", [move_sql.to_datetime(fresh), game.pk, position])])
-    )[0]
+    turn = move_sql.to_datetime(game.turn_started_at or game.started_at or now)
+    params = [move_sql.to_datetime(fresh), turn, turn, turn, game.pk, position]
+    ((last_seen, connected, reached),) = (yield Batch([("absence", params)]))[0]
     away = 0.0
     if not connected:
         since = [game.turn_started_at, move_sql.from_datetime(last_seen), game.started_at]
@@ -180,6 +197,11 @@ def _check_absent(game: Game, sender: Seat, now) -> Decision:
         raise InvalidAction(
             f"{current} is still in the game; you may skip their turn after {wait} more seconds away.",
             "not_absent",
+        )
+    if not reached:
+        # A turn is never taken from a player who was not told of it (notices.TurnMail).
+        raise InvalidAction(
+            f"{current} has not been told it is their turn yet; an e-mail is on its way.", "not_absent"
         )
 
 
@@ -247,4 +269,5 @@ def apply_action(*, game_id: int, user, client_id: Any, action: Any) -> ActionOu
         outcome = run_sync(decide(game_id=game_id, user=user, client_id=client_id, action=action))
         if not outcome.duplicate:
             transaction.on_commit(lambda: broadcast.send_now(game_id, outcome.event, outcome.text))
+            broadcast.tell_users_on_commit(outcome.notify)
     return outcome

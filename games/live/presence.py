@@ -9,6 +9,7 @@ from games.errors import Forbidden, NotFound
 from games.live.selectors import connected_usernames, game_snapshot
 from games.models import Connection, Game, Seat
 from games.tables.services import can_watch
+from notices import services as notices
 
 
 def connection_open(*, game_id: int, user, channel_name: str) -> dict:
@@ -48,4 +49,7 @@ def connection_close(*, channel_name: str, user) -> list[str]:
             return []
         conn.delete()
         Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
-        return connected_usernames(conn.game_id)
+        connected = connected_usernames(conn.game_id)
+        if user.username not in connected:
+            notices.left_table(conn.game_id, user)
+        return connected

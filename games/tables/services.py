@@ -19,6 +19,7 @@ from games.live.moves import ActionOutcome
 from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
+from notices import services as notices
 
 
 def can_watch(game: Game, user) -> bool:
@@ -39,6 +40,9 @@ def _check_member(group, user) -> None:
         raise Forbidden("Only members of this group can play its games.")
 
 
+DAYS_LIMITS = (86_400, 2 * 86_400, 3 * 86_400)
+
+
 def game_create(
     *,
     creator,
@@ -47,8 +51,10 @@ def game_create(
     seats: int = 2,
     group=None,
     absence_limit: int | None = None,
+    pace: str = Game.Pace.LIVE,
 ) -> Game:
-    """Create a game with the creator in seat 0; a solo game (one seat) starts at once."""
+    """Create a game with the creator in seat 0; a solo game (one seat) starts at once. Over days
+    (``pace``), ``absence_limit`` is 1, 2 or 3 days."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -63,13 +69,23 @@ def game_create(
     # Stored in full, so that pages, statistics and high-score lists never guess a default.
     options = declare.full_options(engine, options)
     limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit
+    if pace not in Game.Pace.values:
+        raise BadRequest(f"There is no pace called {pace!r}.")
+    if pace == Game.Pace.DAYS and limit not in DAYS_LIMITS:
+        raise BadRequest("A game over days gives 1, 2 or 3 days per turn.")
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest("The absence limit must be between 10 seconds and a week.")
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
         game = Game.objects.create(
-            kind=kind, options=options, max_seats=seats, group=group, creator=creator, absence_limit=limit
+            kind=kind,
+            options=options,
+            max_seats=seats,
+            group=group,
+            creator=creator,
+            absence_limit=limit,
+            pace=pace,
         )
         Seat.objects.create(game=game, user=creator, position=0)
         if seats == 1:
@@ -150,6 +166,7 @@ def _start(game: Game) -> None:
     game.started_at = now
     game.turn_started_at = now
     game.save()
+    notices.game_started(game)
     _announce_lobby(game)
 
 

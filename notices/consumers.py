@@ -1,0 +1,95 @@
+"""The notices websocket at /ws/notices/, open on every page of a signed-in player: the count and list
+of the header (games waiting for your move, unseen notices), sent again whenever they change.
+
+Frames in: {"type": "ping"} (answered with a pong; it also records that the player is on the site, so a
+game over days can tell that its turn reached them) and {"type": "seen", "ids": [...]} (the notices the
+player has opened the list on). Everything else is answered with an error, as on the game socket."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
+from games.live.ratelimit import ConnectionLimiter
+from notices import feed, services
+
+logger = logging.getLogger(__name__)
+MAX_IDS = 50
+
+
+class NoticesConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.joined = False
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.group = feed.user_group(self.user.username)
+        self.limiter = ConnectionLimiter(self.user.pk)
+        if not await self._layer("group_add"):
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        self.joined = True
+        await self.accept()
+        await self.send_json(await database_sync_to_async(self._seen_and_feed)())
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined:
+            self.joined = False
+            await self._layer("group_discard")
+            await database_sync_to_async(services.seen_on_site)(self.user)
+
+    async def _layer(self, method: str) -> bool:
+        try:
+            call = getattr(self.channel_layer, method)(self.group, self.channel_name)
+            await asyncio.wait_for(call, settings.WS_LAYER_TIMEOUT)
+        except Exception:
+            logger.warning("channel layer %s for notices failed", method, exc_info=True)
+            return False
+        return True
+
+    def _seen_and_feed(self) -> dict:
+        services.seen_on_site(self.user)
+        return feed.feed(self.user)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        message, error = GameConsumer.parse(text_data, bytes_data)
+        refusal = await self.limiter.check("messages")
+        if refusal is not None:
+            await self._error("rate_limited", refusal.message, retry_after=refusal.retry_after)
+            return
+        if error is not None:
+            await self._error(*error)
+            return
+        kind = message["type"]
+        if kind == "ping":
+            await database_sync_to_async(services.seen_on_site)(self.user)
+            await self.send_json({"type": "pong"})
+        elif kind == "seen":
+            ids = _ids(message.get("ids"))
+            if ids is None:
+                await self._error("bad_request", f"ids must be a list of at most {MAX_IDS} notice ids.")
+                return
+            await database_sync_to_async(feed.mark_seen)(self.user, ids)
+            await self.send_json(await database_sync_to_async(feed.feed)(self.user))
+        else:
+            await self._error("unknown_type", f"Unknown message type {kind[:40]!r}.")
+
+    async def _error(self, code: str, message: str, **extra) -> None:
+        await self.send_json({"type": "error", "id": None, "code": code, "message": message, **extra})
+
+    async def notices_changed(self, event: dict) -> None:
+        await self.send_json(await database_sync_to_async(feed.feed)(self.user))
+
+
+def _ids(value) -> list[int] | None:
+    if not isinstance(value, list) or len(value) > MAX_IDS:
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value):
+        return None
+    return value

@@ -1,0 +1,84 @@
+"""What a player wants to be told, and the e-mails promised and sent about turns."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Preferences(models.Model):
+    """A player's choices (the profile page); a player without a row has the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="notice_prefs"
+    )
+    # On by default: a game over days cannot be played without being told that it is your turn, and
+    # a live game mails only a player who left it for longer than its limit. One click in every mail
+    # turns it off, and a player who gave no address gets none.
+    email_turns = models.BooleanField(
+        default=True,
+        verbose_name="E-mail me when it is my turn",
+        help_text="In games over days, and in live games you left for longer than their limit.",
+    )
+    sound = models.BooleanField(default=False, verbose_name="Play a sound when it is my turn")
+    browser = models.BooleanField(
+        default=False, verbose_name="Show a browser notification when it is my turn"
+    )
+    # When the player's notices socket (any page of the site) was last open: a turn announced there
+    # reached them.
+    seen_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"notices of {self.user}"
+
+
+def preferences_of(user) -> Preferences:
+    return Preferences.objects.filter(user=user).first() or Preferences(user=user)
+
+
+class TurnMail(models.Model):
+    """The e-mail about one turn of one player: written when the turn passes to them (pending, with the
+    time it becomes due), sent at most once by the worker (sent), or dropped when it is no longer
+    needed (the player came back, moved, or does not want mail)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        DROPPED = "dropped"
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="turn_mails")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_mails")
+    # The turn: game.turn_started_at when it passed to this player.
+    turn_started_at = models.DateTimeField()
+    due_at = models.DateTimeField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    why = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "turn_started_at"], name="one_mail_per_turn")
+        ]
+        indexes = [models.Index(fields=["status", "due_at"])]
+
+    def __str__(self) -> str:
+        return f"turn mail to {self.user_id} for game {self.game_id} ({self.status})"
+
+
+class Notice(models.Model):
+    """Something that happened to a player once (a game they sit in started, they were added to a
+    group), shown in the header's list until they have seen it. Turns are not notices: whose turn it is
+    is read from the games themselves."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    text = models.CharField(max_length=200)
+    url = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "seen", "-created_at"])]
+
+    def __str__(self) -> str:
+        return self.text

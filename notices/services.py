@@ -1,0 +1,196 @@
+"""Turn e-mails: promised when a turn passes to a player who is not at the table (in the move's own
+transaction, games.live.move_sql "turn_mail"; here when a game starts or a player leaves the table
+during their turn), and sent by the worker once due, if the turn is still theirs and they are still
+away. One row per player per turn (a unique constraint) is what keeps it to one e-mail per turn."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Connection, Game
+from notices import feed
+from notices.models import Preferences, TurnMail, preferences_of
+
+logger = logging.getLogger(__name__)
+UNSUBSCRIBE_SALT = "notices.unsubscribe"
+
+
+def turn_mail_delay(game: Game) -> int:
+    """Seconds from the start of a turn (or from leaving the table during it) to its e-mail."""
+    return settings.TURN_MAIL_DAYS_AFTER if game.pace == Game.Pace.DAYS else game.absence_limit
+
+
+def current_user(game: Game):
+    if game.status != Game.Status.PLAYING or not game.state:
+        return None
+    name = game.engine.current_player(game.state)
+    if name is None:
+        return None
+    return get_user_model().objects.filter(username=name).first()
+
+
+def promise(game: Game, user, now=None) -> None:
+    """The e-mail about the current turn, due after the game's delay from now (once per turn)."""
+    now = now or timezone.now()
+    if game.turn_started_at is None:
+        return
+    TurnMail.objects.get_or_create(
+        game=game,
+        user=user,
+        turn_started_at=game.turn_started_at,
+        defaults={"due_at": now + timedelta(seconds=turn_mail_delay(game))},
+    )
+
+
+def left_table(game_id: int, user) -> None:
+    """A player closed the game's last page during their own turn: promise the turn's e-mail."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None and current_user(game) == user:
+        promise(game, user)
+
+
+def game_started(game: Game) -> None:
+    """Every other player hears that the game started (its creator started it); the first turn's
+    e-mail is promised if its player is not at the table."""
+    from games.live.broadcast import tell_users_on_commit
+
+    players = [seat.user for seat in game.seats.select_related("user")]
+    for player in players:
+        if player.pk != game.creator_id:
+            feed.tell(player, f"{game.creator} started {game.kind_name} #{game.pk}.", game.get_absolute_url())
+    tell_users_on_commit(p.username for p in players)
+    user = current_user(game)
+    if user is not None and not _at_table(game, user):
+        promise(game, user)
+
+
+def added_to_group(group, user, by) -> None:
+    """A player was made a member of a group (by its creator, or by its invitation link)."""
+    from games.live.broadcast import tell_users_on_commit
+
+    if by is not None and by.pk != user.pk:
+        url = reverse("groups:detail", args=[group.pk])
+        feed.tell(user, f"{by} added you to the group {group.name}.", url)
+        tell_users_on_commit([user.username])
+
+
+def _at_table(game: Game, user) -> bool:
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    return Connection.objects.filter(game=game, user=user, seen_at__gte=fresh).exists()
+
+
+def _on_site(user, since) -> bool:
+    seen = Preferences.objects.filter(user=user).values_list("seen_at", flat=True).first()
+    return seen is not None and seen >= since
+
+
+# --- the worker's side ------------------------------------------------------------------------------
+
+
+def due_mails(now=None) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        TurnMail.objects.filter(status=TurnMail.Status.PENDING, due_at__lte=now)
+        .order_by("due_at")
+        .values_list("pk", flat=True)
+    )
+
+
+def next_due():
+    pending = TurnMail.objects.filter(status=TurnMail.Status.PENDING)
+    return pending.order_by("due_at").values_list("due_at", flat=True).first()
+
+
+def deliver(mail_id: int) -> str:
+    """Send one due e-mail or drop it; what became of it. The row stays locked while the mail is sent,
+    so that two workers never send it twice; a failure to send leaves it pending for the next sweep."""
+    with transaction.atomic():
+        mail = (
+            TurnMail.objects.select_for_update(skip_locked=True)
+            .select_related("game", "user")
+            .filter(pk=mail_id, status=TurnMail.Status.PENDING)
+            .first()
+        )
+        if mail is None:
+            return "taken"
+        why = _reason_to_drop(mail)
+        if why:
+            mail.status, mail.why = TurnMail.Status.DROPPED, why
+        else:
+            _send(mail)
+            mail.status = TurnMail.Status.SENT
+        mail.decided_at = timezone.now()
+        mail.save(update_fields=["status", "why", "decided_at"])
+        return mail.status
+
+
+def _reason_to_drop(mail: TurnMail) -> str:
+    game, user = mail.game, mail.user
+    if game.status != Game.Status.PLAYING or game.turn_started_at != mail.turn_started_at:
+        return "the turn is over"
+    if current_user(game) != user:
+        return "no longer their turn"
+    if not user.email or not user.is_active:
+        return "no address"
+    if not preferences_of(user).email_turns:
+        return "does not want e-mail"
+    if _at_table(game, user):
+        return "at the table"
+    if game.pace == Game.Pace.DAYS and _on_site(user, mail.turn_started_at):
+        return "told on the site"
+    return ""
+
+
+def _send(mail: TurnMail) -> None:
+    game, user = mail.game, mail.user
+    context = {
+        "user": user,
+        "game": game,
+        "game_url": settings.SITE_URL + game.get_absolute_url(),
+        "unsubscribe_url": settings.SITE_URL + reverse("notices:unsubscribe", args=[unsubscribe_token(user)]),
+        "limit_days": game.absence_limit // 86_400,
+    }
+    turn = int(mail.turn_started_at.timestamp())
+    EmailMessage(
+        subject=f"Your turn in {game.kind_name} #{game.pk}",
+        body=render_to_string("notices/turn_mail.txt", context),
+        to=[user.email],
+        headers={
+            # One id per turn: a mail server that is handed the same mail twice may keep one.
+            "Message-ID": f"<turn-{game.pk}-{user.pk}-{turn}@dicehall>",
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    ).send()
+    logger.info("turn mail sent: game %s, user %s", game.pk, user.pk)
+
+
+def unsubscribe_token(user) -> str:
+    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe(token: str):
+    """Turn the e-mails off for the token's player; the player, or None for a bad token."""
+    try:
+        user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is not None:
+        Preferences.objects.update_or_create(user=user, defaults={"email_turns": False})
+    return user
+
+
+def seen_on_site(user) -> None:
+    """The player's notices socket is open (any page of the site): a notice reaches them."""
+    Preferences.objects.update_or_create(user=user, defaults={"seen_at": timezone.now()})

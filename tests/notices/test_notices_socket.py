@@ -1,0 +1,133 @@
+"""The notices socket (/ws/notices/): the header's count and list on every page, pushed when a turn
+passes, a game starts or a player is added to a group; what every other player's socket received."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from config.routing import websocket_urlpatterns
+from games import rules
+from games.models import Game
+from games.tables import services
+from groups import services as group_services
+from notices.models import Notice
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+app = URLRouter(websocket_urlpatterns)
+
+
+class Header:
+    """One page's notices socket."""
+
+    def __init__(self, user):
+        self.comm = WebsocketCommunicator(app, "/ws/notices/")
+        self.comm.scope["user"] = user
+
+    async def open(self) -> dict:
+        connected, code = await self.comm.connect()
+        assert connected, code
+        return await self.next()
+
+    async def next(self, wait: float = 5) -> dict:
+        return json.loads(await self.comm.receive_from(timeout=wait))
+
+    async def quiet(self) -> bool:
+        return await self.comm.receive_nothing(timeout=0.2)
+
+
+@database_sync_to_async
+def table(make_user):
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    return game, ann, bob, cid
+
+
+@database_sync_to_async
+def end_turn(game_id, user, n=[0]):  # noqa: B006 - client ids across the module
+    engine = rules.get("triple-quintzee")
+    for kind in ("roll", "score"):
+        state = Game.objects.get(pk=game_id).state
+        action = next(a for a in engine.legal_actions(state) if a["type"] == kind)
+        n[0] += 1
+        services.game_apply_action(game_id=game_id, user=user, client_id=f"n{n[0]}", action=action)
+
+
+async def test_a_signed_out_page_gets_no_socket():
+    comm = WebsocketCommunicator(app, "/ws/notices/")
+    comm.scope["user"] = AnonymousUser()
+    connected, code = await comm.connect()
+    assert not connected and code == 4401
+
+
+async def test_start_and_every_turn_reach_the_players_headers_and_nobody_elses(make_user):
+    game, ann, bob, cid = await table(make_user)
+    headers = {u.username: Header(u) for u in (ann, bob, cid)}
+    try:
+        for h in headers.values():
+            assert (await h.open())["count"] == 0
+        await database_sync_to_async(services.game_start)(game_id=game.pk, user=ann)
+        ann_feed, bob_feed = await headers["ann"].next(), await headers["bob"].next()
+        assert [t["game"] for t in ann_feed["turns"]] == [game.pk]  # ann moves first
+        assert ann_feed["count"] == 1 and not ann_feed["notices"]
+        assert bob_feed["turns"] == [] and bob_feed["count"] == 1
+        assert bob_feed["notices"][0]["text"] == f"ann started Triple Quintzee #{game.pk}."
+        assert await headers["cid"].quiet()
+
+        await end_turn(game.pk, ann)
+        ann_feed, bob_feed = await headers["ann"].next(), await headers["bob"].next()
+        assert ann_feed["count"] == 0
+        assert [t["game"] for t in bob_feed["turns"]] == [game.pk] and bob_feed["count"] == 2
+        assert await headers["cid"].quiet()
+
+        # bob opens the list: the notice is seen, the turn stays until he moves.
+        await headers["bob"].comm.send_json_to({"type": "seen", "ids": [bob_feed["notices"][0]["id"]]})
+        assert (await headers["bob"].next())["count"] == 1
+    finally:
+        for h in headers.values():
+            await h.comm.disconnect()
+
+
+async def test_being_added_to_a_group_is_a_notice(make_user):
+    ann, bob = await database_sync_to_async(make_user)("ann"), await database_sync_to_async(make_user)("bob")
+    group = await database_sync_to_async(group_services.group_create)(creator=ann, name="Friday dice")
+    header = Header(bob)
+    try:
+        await header.open()
+        await database_sync_to_async(group_services.group_add_member)(
+            group_id=group.pk, user=ann, username="bob"
+        )
+        feed = await header.next()
+        assert feed["notices"][0]["text"] == "ann added you to the group Friday dice."
+        assert feed["notices"][0]["url"] == f"/groups/{group.pk}/"
+    finally:
+        await header.comm.disconnect()
+
+
+async def test_bad_frames_are_answered_and_change_nothing(make_user):
+    bob = await database_sync_to_async(make_user)("bob")
+    await database_sync_to_async(Notice.objects.create)(user=bob, text="hello", url="/")
+    header = Header(bob)
+    try:
+        await header.open()
+        for frame, code in (
+            ({"type": "seen", "ids": "all"}, "bad_request"),
+            ({"type": "seen", "ids": [True]}, "bad_request"),
+            ({"type": "seen", "ids": list(range(1, 60))}, "bad_request"),
+            ({"type": "dance"}, "unknown_type"),
+        ):
+            await header.comm.send_json_to(frame)
+            assert (await header.next())["code"] == code
+        await header.comm.send_to(text_data="not json")
+        assert (await header.next())["code"] == "bad_json"
+        await header.comm.send_json_to({"type": "ping"})
+        assert (await header.next()) == {"type": "pong"}
+        assert await database_sync_to_async(Notice.objects.filter(seen=False).count)() == 1
+    finally:
+        await header.comm.disconnect()
