@@ -41,7 +41,9 @@ async function share(box, input) {
 function wire(box) {
   const input = box.querySelector('[data-share-url]');
   input.addEventListener('click', () => selectLink(input));
-  box.querySelector('[data-share-copy]').addEventListener('click', () => copy(box, input));
+  const copyButton = box.querySelector('[data-share-copy]');
+  copyButton.addEventListener('click', () => copy(box, input));
+  copyButton.hidden = false;
   const send = box.querySelector('[data-share-send]');
   if (typeof navigator.share === 'function') {
     send.hidden = false;
