@@ -45,11 +45,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
         landing = invites.honour(request)
         return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
-    return render(request, "accounts/signup.html", {"form": form, "next": safe_next(request)})
+    context = {"form": form, "next": safe_next(request), "invitation": invites.describe(request)}
+    return render(request, "accounts/signup.html", context)
 
 
 class LoginView(auth_views.LoginView):
     """Django's sign-in; a visitor who opened an invitation signed out lands in its seat or group."""
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(invitation=invites.describe(self.request), **kwargs)
 
     def form_valid(self, form):
         response = super().form_valid(form)

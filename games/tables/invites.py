@@ -21,6 +21,7 @@ from django.urls import reverse
 from games.errors import GameError, NotFound
 from games.models import Game
 from games.tables import services
+from groups import selectors
 from groups import services as group_services
 
 SESSION_KEY = "pending_invitation"
@@ -35,13 +36,38 @@ def remember_group(request: HttpRequest, token: str) -> None:
     request.session[SESSION_KEY] = {"group_token": token, "at": int(time.time())}
 
 
+def _pending(request: HttpRequest) -> dict | None:
+    pending = request.session.get(SESSION_KEY)
+    if not isinstance(pending, dict) or time.time() - pending.get("at", 0) > FRESH_FOR:
+        return None
+    return pending
+
+
+def describe(request: HttpRequest) -> str | None:
+    """The pending invitation in a sentence, for the sign-up and sign-in pages; None when there is none
+    (or nothing is left to join)."""
+    pending = _pending(request)
+    if pending is None:
+        return None
+    if isinstance(pending.get("game"), int):
+        game = Game.objects.select_related("creator").filter(pk=pending["game"]).first()
+        if game is None or game.status != Game.Status.OPEN:
+            return None
+        host = game.creator.username
+        return f"{host} invites you to play {game.kind_name}: you take your seat as soon as you are in."
+    group = selectors.invited_group(pending.get("group_token") or "")
+    if group is None:
+        return None
+    host = group.creator.username
+    return f"{host} invites you to the group “{group.name}”: you are a member as soon as you are in."
+
+
 def honour(request: HttpRequest) -> str | None:
     """Act on the pending invitation of the signed-in visitor: the path to land on (one of ours, never
     taken from the request), or None when there is none. What happened is told as a message."""
-    pending = request.session.pop(SESSION_KEY, None)
-    if not isinstance(pending, dict) or not request.user.is_authenticated:
-        return None
-    if time.time() - pending.get("at", 0) > FRESH_FOR:
+    pending = _pending(request)
+    request.session.pop(SESSION_KEY, None)
+    if pending is None or not request.user.is_authenticated:
         return None
     if isinstance(pending.get("game"), int):
         return _take_seat(request, pending["game"])

@@ -85,6 +85,9 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
     expect(bob.locator("#invite-seats")).to_have_text("1 of 3 taken · 2 free")
     snap(bob, "bob-opens-the-invitation")
     bob.get_by_role("link", name="Sign up to take your seat").click()
+    note = "ann invites you to play Triple Quintzee: you take your seat as soon as you are in."
+    expect(bob.locator(".invitation-note")).to_have_text(note)
+    snap(bob, "bob-signs-up")
     sign_up_here(bob, "bob")
     expect(bob).to_have_url(link)
     expect(bob.locator(".messages")).to_contain_text("Welcome, bob!")
@@ -104,6 +107,7 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
         snap(cid, "cid-opens-the-invitation-on-a-phone")
         cid.get_by_role("main").get_by_role("link", name="Log in").tap()
         expect(cid.get_by_role("heading", name="Log in")).to_be_visible()
+        expect(cid.locator(".invitation-note")).to_have_text(note)
         cid.get_by_role("main").get_by_role("link", name="Sign up").tap()
         sign_up_here(cid, "cid")
         expect(cid).to_have_url(link)

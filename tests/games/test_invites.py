@@ -105,6 +105,17 @@ def test_the_waiting_room_offers_copy_and_share_without_inline_handlers(client, 
     assert "onclick" not in html and "{#" not in html and "comment" not in html
 
 
+@pytest.mark.parametrize("page", ["accounts:signup", "accounts:login"])
+def test_the_sign_up_and_sign_in_pages_recall_the_invitation(client, table, page):
+    note = "ann invites you to play Farkle (10000): you take your seat as soon as you are in."
+    assert note not in client.get(reverse(page)).content.decode()
+    client.get(game_url(table))
+    assert note in client.get(reverse(page), {"next": game_url(table)}).content.decode()
+    table.status = Game.Status.ABANDONED
+    table.save(update_fields=["status"])
+    assert "invites you" not in client.get(reverse(page)).content.decode()  # nothing left to join
+
+
 # --- into the seat -----------------------------------------------------------------------------------
 
 

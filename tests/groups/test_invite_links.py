@@ -155,6 +155,11 @@ def test_signed_out_the_link_leads_through_sign_up_into_the_group(client, group,
     next_query = urlencode({"next": link(token)})
     assert f'href="{reverse("accounts:signup")}?{next_query}">Sign up to join</a>' in page
     assert client.session[invites.SESSION_KEY]["group_token"] == token
+    signup_page = client.get(f"{reverse('accounts:signup')}?{next_query}").content.decode()
+    assert (
+        "creator invites you to the group “Friday dice”: you are a member as soon as you are in."
+        in signup_page
+    )
     response = client.post(
         f"{reverse('accounts:signup')}?{next_query}",
         {"username": "dora", "email": "", "password1": PASSWORD, "password2": PASSWORD},
