@@ -148,9 +148,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         except GameError as exc:
             messages.error(request, exc.message)
             return redirect("groups:invite", token=token)
-        messages.success(
-            request, f"Welcome to “{group.name}”!" if joined else f"You are already in “{group.name}”."
-        )
+        invites.welcome(request, membership, joined)
         return redirect("groups:detail", group_id=membership.group_id)
     return render(
         request, "groups/invite.html", {"group": group, "member": selectors.is_member(group, request.user)}

@@ -96,6 +96,11 @@ def _join_group(request: HttpRequest, token: str) -> str:
     except GameError as exc:
         messages.error(request, exc.message)
         return reverse("home")
+    welcome(request, membership, joined)
+    return reverse("groups:detail", args=[membership.group_id])
+
+
+def welcome(request: HttpRequest, membership, joined: bool) -> None:
+    """The message of a group joined through its link (here, or with the link page's button)."""
     name = membership.group.name
     messages.success(request, f"Welcome to “{name}”!" if joined else f"You are already in “{name}”.")
-    return reverse("groups:detail", args=[membership.group_id])
