@@ -181,12 +181,16 @@ def test_a_group_invitation_link_is_used_then_revoked(visit, browser, server, sn
 
 
 # Chromium on Linux has no Web Share API; a phone's browser has one. This stand-in keeps what the page
-# asks it to share, so that the test can check the button's presence and what it hands over.
-RECORDING_SHARE = "navigator.share = async (data) => { window.sharedData = data; };"
+# asks it to share, so that the test can check the button's presence and what it hands over. And, as on
+# a site served over plain http on a LAN address, there is no clipboard API.
+PHONE_ON_PLAIN_HTTP = """
+navigator.share = async (data) => { window.sharedData = data; };
+Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+"""
 
 
-def test_the_host_on_a_phone_shares_the_link_with_the_share_sheet(browser, server, transactional_db, snap):
-    with phone(browser, server, "ann", init_script=RECORDING_SHARE) as ann:
+def test_the_host_on_a_phone_shares_the_link_or_selects_it(browser, server, transactional_db, snap):
+    with phone(browser, server, "ann", init_script=PHONE_ON_PLAIN_HTTP) as ann:
         ui.sign_up(ann, "ann")
         ann.goto("/games/")
         ui.fill_lobby(ann, "Farkle (10000)", seats=2, goal="3,000")
@@ -199,4 +203,12 @@ def test_the_host_on_a_phone_shares_the_link_with_the_share_sheet(browser, serve
             "text": "ann invites you to play Farkle (10000).",
             "url": link,
         }
+        # Without a clipboard, Copy selects the whole link and says how to copy it.
+        box.get_by_role("button", name="Copy link").tap()
+        expect(box.get_by_role("status")).to_have_text(
+            "The link is selected: copy it with Ctrl+C (or a long press)."
+        )
+        field = ann.get_by_label("Invite link", exact=True)
+        expect(field).to_be_focused()
+        assert field.evaluate("f => f.value.slice(f.selectionStart, f.selectionEnd)") == link
         snap(ann, "ann-shares-from-her-phone")
