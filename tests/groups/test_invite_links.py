@@ -3,16 +3,19 @@ one button; signed out, sign-up or sign-in lands as a member (games/tables/invit
 
 from __future__ import annotations
 
+import threading
+import time
 from urllib.parse import urlencode
 
 import pytest
 from django.contrib.messages import get_messages
+from django.db import connection, transaction
 from django.urls import reverse
 
 from games.errors import Forbidden, NotFound
 from games.tables import invites
 from groups import services
-from groups.models import Membership
+from groups.models import Group, Membership
 
 pytestmark = pytest.mark.django_db
 
@@ -185,4 +188,32 @@ def test_a_link_revoked_while_signing_up_joins_nobody(client, group, people, tok
     response = client.post(reverse("accounts:login"), {"username": "outsider", "password": PASSWORD})
     assert response["Location"] == reverse("home")
     assert "This invitation is no longer valid." in said(response)
+    assert members(group) == ["creator", "member"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_join_waiting_behind_a_revocation_adds_nobody(group, people, token):
+    """The join locks the group by its token: one that reads the token while a revocation is still
+    uncommitted waits for it, and then finds no group (PostgreSQL checks the condition again)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite locks the whole database: the two never overlap")
+    locked = threading.Event()
+
+    def revoke_slowly():
+        try:
+            with transaction.atomic():
+                row = Group.objects.select_for_update().get(pk=group.pk)
+                row.invite_token = None
+                row.save(update_fields=["invite_token"])
+                locked.set()
+                time.sleep(0.5)  # the join below reaches the row meanwhile
+        finally:
+            connection.close()
+
+    revoker = threading.Thread(target=revoke_slowly)
+    revoker.start()
+    assert locked.wait(5)
+    with pytest.raises(NotFound):
+        services.group_join_by_invite(token=token, user=people["outsider"])
+    revoker.join()
     assert members(group) == ["creator", "member"]
