@@ -135,6 +135,13 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
         snap(cid, "cid-after-the-first-lap-on-a-phone")
     snap(ann, "ann-after-the-first-lap")
 
+    # Someone who opens the link now learns that the game has started, and is seated nowhere.
+    dan = visit("dan")
+    dan.goto(link)
+    expect(dan.locator(".invitation-closed")).to_contain_text("This game has already started.")
+    expect(dan.get_by_role("link", name="Sign up to take your seat")).to_have_count(0)
+    snap(dan, "dan-comes-too-late")
+
 
 def test_a_group_invitation_link_is_used_then_revoked(visit, browser, server, snap):
     ann = visit("ann")
@@ -163,6 +170,7 @@ def test_a_group_invitation_link_is_used_then_revoked(visit, browser, server, sn
     eve = visit("eve")
     ui.sign_up(eve, "eve")
     eve.goto(link)
+    snap(eve, "eve-sees-the-join-button")
     eve.get_by_role("button", name="Join “Friday Dice”").click()
     expect(eve.get_by_role("heading", level=1)).to_have_text("Friday Dice")
     expect(eve.locator(".member-list li")).to_have_text(["ann creator", "dora", "eve"])
