@@ -1,4 +1,5 @@
-# The front-end libraries of package.json, as `make run` installs them (no Node.js in the final image).
+# The front-end libraries of package.json (chart.js, fast-json-patch) without the test-only ones, as
+# `make run` installs them; the pages load them as static files, so no Node.js in the final image.
 FROM node:20-slim AS frontend
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -108,9 +108,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Front-end libraries come from npm (package.json; `make run` runs `npm ci`), never copied into the repo.
-if (BASE_DIR / "node_modules" / "chart.js" / "dist").is_dir():
-    STATICFILES_DIRS.append(("vendor/chart.js", BASE_DIR / "node_modules" / "chart.js" / "dist"))
+# Front-end libraries come from npm (package.json; `make run` runs `npm ci`), never copied into the repo:
+# the folder of each that the pages load, as static/vendor/<name>/.
+for _name, _folder in (("chart.js", "dist"), ("fast-json-patch", "module")):
+    if (BASE_DIR / "node_modules" / _name / _folder).is_dir():
+        STATICFILES_DIRS.append((f"vendor/{_name}", BASE_DIR / "node_modules" / _name / _folder))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -185,7 +185,8 @@ export class GameApp {
       board: el('g-board', 'div', { class: 'g-board' }),
       players: el('g-players', 'ul', { class: 'g-players' }),
       actions: el('g-actions', 'div', { class: 'g-actions' }),
-      log: el('g-log', 'ol', { class: 'g-log', role: 'log', 'aria-label': 'Game log' }),
+      // Focusable, so that a keyboard can scroll it; the live region (role=log) is its wrapper: a list stays a list.
+      log: el('g-log', 'ol', { class: 'g-log', tabindex: '0', 'aria-labelledby': 'g-log-title' }),
       keys: h('p', { class: 'g-keys muted' }),
     });
     const d = this.dom;
@@ -200,7 +201,7 @@ export class GameApp {
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
-            h('h2', { id: 'g-log-title' }, 'Game log'), d.log),
+            h('h2', { id: 'g-log-title' }, 'Game log'), h('div', { role: 'log' }, d.log)),
           d.keys)));
   }
 
