@@ -30,8 +30,8 @@ node_modules/.installed: package.json package-lock.json
 run: $(VENV)/.base-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	@echo "Serving on http://$(HOST):$(PORT)/ (and the background worker; e-mails print here)"
+	HOST=$(HOST) $(VENV)/bin/honcho start -f Procfile --port $(PORT)
 
 test: $(VENV)/.dev-installed node_modules/.installed
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)

@@ -36,6 +36,7 @@ from tests.reliability.topology import (
     Nginx,
     Visitor,
     Web,
+    Worker,
     collectstatic,
     secret_key,
     substitution_diff,
@@ -65,6 +66,7 @@ class Site:
         self.webs = webs
         self.idle: Idle | None = None
         self.env: dict = {}
+        self.worker = None
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +94,11 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         "CHANNEL_LAYER_PREFIX": f"topology{uuid.uuid4().hex[:8]}",
         "RATE_LIMIT_KEY_PREFIX": settings.RATE_LIMIT_KEY_PREFIX,
         "LOGIN_FAILURES_PER_IP": str(LOCK_AFTER),
+        # The worker's e-mails go to files the test reads, soon after they are due.
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(prefix / "mail"),
+        "TURN_MAIL_DAYS_AFTER": "1",
+        "NOTICE_SWEEP_EVERY": "1",
         "SIGNUPS_PER_IP_PER_HOUR": str(SIGNUP_LIMIT),
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
@@ -104,8 +111,10 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
             web.log_path.unlink()
     site = Site(nginx, webs)
     site.env = env
+    site.worker = Worker(env, ARTIFACTS / "topology-worker.log")
     try:
         FIGURES["start_s"] = [round(web.start(), 2) for web in webs]
+        site.worker.start()
         nginx.start()
         site.idle = Idle(site)
         ARTIFACTS.mkdir(exist_ok=True)
@@ -113,6 +122,7 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         yield site
     finally:
         nginx.stop()
+        site.worker.stop()
         for web in webs:
             web.stop()
         (ARTIFACTS / "reliability-topology.json").write_text(json.dumps(FIGURES, indent=2))

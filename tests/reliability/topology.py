@@ -246,6 +246,33 @@ class Web(Daphne):
         return count
 
 
+class Worker:
+    """The `worker` service: docker-compose's command, with the web service's environment."""
+
+    def __init__(self, env: dict, log_path: Path):
+        self.env = env
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+        command = shlex.split(compose()["services"]["worker"]["command"])
+        assert command[0] == "python", command
+        self.command = [sys.executable, *command[1:]]
+
+    def start(self) -> None:
+        with self.log_path.open("a") as log:
+            self.proc = subprocess.Popen(
+                self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
 def collectstatic(env: dict) -> None:
     """The Dockerfile's collectstatic step (into the checkout's staticfiles/, as in the image)."""
     step = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if "collectstatic" in line)
