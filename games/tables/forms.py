@@ -40,6 +40,17 @@ class GameCreateForm(forms.Form):
         label="Absence limit (seconds)",
         help_text="After this long away, the others may skip the absent player's turn.",
     )
+    pace = forms.ChoiceField(
+        choices=[
+            ("live", "Live: everyone plays now"),
+            ("days-1", "Over days: 1 day per turn"),
+            ("days-2", "Over days: 2 days per turn"),
+            ("days-3", "Over days: 3 days per turn"),
+        ],
+        initial="live",
+        required=False,  # left out: live, as before there was a choice
+        help_text="Over days, each player is told by e-mail when it is their turn.",
+    )
     group = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Group (optional)")
 
     def __init__(self, *args, groups=(), **kwargs):
@@ -49,6 +60,13 @@ class GameCreateForm(forms.Form):
         fields = list(self.fields.items())
         self.fields = dict(fields[:2] + list(_option_fields().items()) + fields[2:])
         self.fields["group"].choices = [("", "No group: anyone may join"), *((g.pk, g.name) for g in groups)]
+
+    def pace_and_limit(self) -> tuple[str, int]:
+        """The game's pace and its turn limit in seconds (a live game's is the absence limit)."""
+        pace = self.cleaned_data["pace"] or "live"
+        if pace.startswith("days-"):
+            return "days", int(pace.removeprefix("days-")) * 86_400
+        return "live", self.cleaned_data["absence_limit"]
 
     def engine_options(self) -> dict:
         """The chosen game's options, each its default when left out."""

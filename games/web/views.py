@@ -57,6 +57,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             status=400,
         )
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
+    pace, limit = form.pace_and_limit()
     try:
         game = services.game_create(
             creator=request.user,
@@ -64,7 +65,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             options=form.engine_options(),
             seats=form.cleaned_data["seats"],
             group=group,
-            absence_limit=form.cleaned_data["absence_limit"],
+            absence_limit=limit,
+            pace=pace,
         )
     except GameError as exc:
         form.add_error(None, exc.message)

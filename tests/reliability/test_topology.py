@@ -16,6 +16,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -505,3 +506,41 @@ class Idle:
         self.opened_at = time.monotonic()
         self.replica = grown_replica(site, before)
         assert self.replica != "?"
+
+
+def mails_to(folder, address: str) -> list[str]:
+    texts = [path.read_text() for path in sorted(folder.glob("*.log"))] if folder.exists() else []
+    return [m for text in texts for m in text.split("-" * 79) if f"To: {address}" in m]
+
+
+def test_turn_mail_waits_for_a_stopped_worker_and_is_sent_once(site):
+    """Over days, the first player is not at the table: the turn's e-mail is due a second later. The
+    worker is stopped (SIGTERM) meanwhile, so nothing is sent; started again, it sends the e-mail; killed
+    (SIGKILL) and started once more, it sends nothing twice. The e-mail's links work through nginx."""
+    folder = site.nginx.prefix / "mail"
+    site.worker.stop()
+    host, guest = Visitor(site.nginx), Visitor(site.nginx)
+    address = f"{unique('host')}@example.com"
+    host.sign_up(unique("host"), PASSWORD, email=address)
+    guest.sign_up(unique("guest"), PASSWORD, email=f"{unique('guest')}@example.com")
+    game_id = create_game(host, "farkle", 2, pace="days-1")
+    assert guest.post_form(f"/games/{game_id}/", f"/games/{game_id}/join/", {})[0] == 302
+    assert host.post_form(f"/games/{game_id}/", f"/games/{game_id}/start/", {})[0] == 302
+    time.sleep(3)
+    assert mails_to(folder, address) == [], "the worker is down: nothing can have been sent"
+
+    site.worker.start()
+    deadline = time.monotonic() + 30
+    while not mails_to(folder, address):
+        assert time.monotonic() < deadline, "the restarted worker sent no e-mail"
+        time.sleep(0.2)
+    sent_after = round(time.monotonic() - deadline + 30, 1)
+    site.worker.stop(signal.SIGKILL)
+    site.worker.start()
+    time.sleep(4)
+    (mail,) = mails_to(folder, address)
+    assert "Subject: Your turn in Farkle" in mail
+    assert f"https://localhost/games/{game_id}/" in mail
+    unsubscribe = re.search(r"https://localhost(/notices/unsubscribe/[^/\s]+/)", mail).group(1)
+    assert Visitor(site.nginx).get(unsubscribe)[0] == 200
+    FIGURES["turn_mail"] = {"worker_down_s": 3, "sent_within_s_of_restart": sent_after, "mails": 1}

@@ -116,11 +116,20 @@ def web_environment(variables: dict[str, str], addresses: dict[str, str]) -> dic
     pointed at this machine's."""
     env = {}
     for name, value in compose()["services"]["web"]["environment"].items():
-        value = re.sub(r"\$\{(\w+)(?::[-?][^}]*)?\}", lambda m: variables[m.group(1)], str(value))
+        value = re.sub(r"\$\{(\w+)(?::([-?])([^}]*))?\}", lambda m: _fill(m, variables), str(value))
         env[name] = addresses.get(name, value)
     missing = set(addresses) - set(env)
     assert not missing, f"docker-compose's web service has no {missing}"
     return env
+
+
+def _fill(match: re.Match, variables: dict[str, str]) -> str:
+    """One `${NAME}`, `${NAME:-default}` or `${NAME:?message}` as docker compose fills it in."""
+    name, kind, rest = match.groups()
+    if name in variables:
+        return variables[name]
+    assert kind == "-", f"docker-compose needs {name}: the test must give it"
+    return rest
 
 
 def self_signed(folder: Path) -> Path:
@@ -406,11 +415,11 @@ class Visitor:
         assert "csrfmiddlewaretoken" in fields, f"no form posting to {action} on {page}"
         return self.request("POST", action, body=fields, headers=headers)
 
-    def sign_up(self, username: str, password: str) -> None:
+    def sign_up(self, username: str, password: str, email: str = "") -> None:
         status, _, _ = self.post_form(
             "/accounts/signup/",
             "/accounts/signup/",
-            {"username": username, "password1": password, "password2": password},
+            {"username": username, "password1": password, "password2": password, "email": email},
         )
         assert status == 302, f"sign-up of {username}: {status}"
         assert "sessionid" in self.cookies
