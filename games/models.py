@@ -81,6 +81,18 @@ class Game(models.Model):
         return declare.option_text(self.engine, self.options)
 
     @property
+    def current_player(self) -> str | None:
+        """Whose turn it is in a game being played (the engine says), else None."""
+        if self.status != self.Status.PLAYING or not self.state:
+            return None
+        return self.engine.current_player(self.state)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's score as it stands, from the engine."""
+        return self.engine.scores(self.state) if self.state else {}
+
+    @property
     def is_solo(self) -> bool:
         return self.max_seats == 1
 

@@ -8,7 +8,7 @@ import hashlib
 from django.utils import timezone
 
 from games.tables import lobby
-from notices.models import Notice
+from notices.models import Notice, preferences_of
 
 LIMIT = 10
 
@@ -19,23 +19,31 @@ def user_group(username: str) -> str:
     return "user." + hashlib.sha256(username.encode()).hexdigest()[:24]
 
 
+def _entry(game, now) -> dict:
+    return {
+        "game": game.pk,
+        "title": f"{game.kind_name} #{game.pk}",
+        "url": game.get_absolute_url(),
+        "current": game.current_player or "",
+        "waiting": int((now - (game.turn_started_at or now)).total_seconds()),
+        "players": [s.user.username for s in game.seats.all()],
+        "scores": game.scores,
+    }
+
+
 def feed(user) -> dict:
     now = timezone.now()
-    turns = [
-        {
-            "game": g.pk,
-            "title": f"{g.kind_name} #{g.pk}",
-            "url": g.get_absolute_url(),
-            "waiting": int((now - (g.turn_started_at or now)).total_seconds()),
-            "players": [s.user.username for s in g.seats.all()],
-        }
-        for g in lobby.games_waiting_for(user)[:LIMIT]
-    ]
+    mine = lobby.my_games(user, finished=False)
     unseen = list(Notice.objects.filter(user=user, seen=False)[:LIMIT])
+    prefs = preferences_of(user)
+    turns = [_entry(g, now) for g in mine["your_turn"][:LIMIT]]
     return {
         "type": "notices",
+        "sound": prefs.sound,
+        "browser": prefs.browser,
         "count": len(turns) + len(unseen),
         "turns": turns,
+        "playing": [_entry(g, now) for g in mine["playing"][:LIMIT]],
         "notices": [
             {"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen
         ],

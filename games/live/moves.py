@@ -46,7 +46,7 @@ class ActionOutcome:
     duplicate: bool
     event: dict
     text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
-    notify: tuple[str, ...] = ()  # players whose list of games waiting for them changed (the turn passed)
+    notify: tuple[str, ...] = ()  # players whose lists of games changed (the turn passed)
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,8 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
     yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
-    notify = tuple(name for name in (before, after) if name and before != after)
+    # When the turn passes, every player's lists of games (whose turn, the scores) change.
+    notify = tuple(state["players"]) if before != after else ()
     text = encode(event, state=state_json)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=text, notify=notify)
 

@@ -29,15 +29,14 @@ def open_games_for(user) -> QuerySet:
     )
 
 
-def my_games(user) -> dict:
+def my_games(user, finished: bool = True) -> dict:
+    """The player's games: waiting for their move, in progress, open, and (if asked) finished."""
     mine = Game.objects.filter(seats__user=user)
+    if not finished:
+        return {"your_turn": list(games_waiting_for(user)), "playing": _playing(mine, user)}
     return {
         "your_turn": list(games_waiting_for(user)),
-        "playing": list(
-            _with_seats(
-                mine.filter(status=Game.Status.PLAYING).exclude(state__current=user.username)
-            ).order_by("-turn_started_at")
-        ),
+        "playing": _playing(mine, user),
         "waiting": list(_with_seats(mine.filter(status=Game.Status.OPEN)).order_by("-created_at")),
         "finished": list(
             _with_seats(mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])).order_by(
@@ -45,3 +44,9 @@ def my_games(user) -> dict:
             )[:20]
         ),
     }
+
+
+def _playing(mine, user) -> list:
+    """In progress, someone else to move; the latest move first."""
+    playing = mine.filter(status=Game.Status.PLAYING).exclude(state__current=user.username)
+    return list(_with_seats(playing).order_by("-turn_started_at"))
