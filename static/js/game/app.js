@@ -11,6 +11,9 @@ import { bindKeys } from './keyboard.js';
 import { viewModule } from './views.js';
 
 const OVER = new Set(['finished', 'abandoned']);
+// A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
+// the game moves on).
+const ERROR_MS = 6000;
 
 export class GameApp {
   constructor(root) {
@@ -24,6 +27,8 @@ export class GameApp {
     this.lastCurrent = undefined;
     this.rolled = new Set();
     this.error = '';
+    this.stickyError = false;
+    this.errorTimer = null;
     this.nextGame = null;
     this.confirmResign = false;
     this.fatal = null;
@@ -37,7 +42,7 @@ export class GameApp {
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
-        if (alert) this.#setError(alert);
+        if (alert) this.#setError(alert, { sticky: status === 'closed' });
       },
     });
   }
@@ -118,7 +123,8 @@ export class GameApp {
     const action = event.action ?? {};
     const rolled = this.view.effects(event);
     if (action.type === 'roll') this.rolled = rolled;
-    if (event.player === this.me && ['roll', 'score', 'bank'].includes(action.type)) this.#setError('');
+    // Whatever was refused was refused in the situation before this event.
+    if (!this.stickyError) this.#setError('');
   }
 
   #followTurn() {
@@ -132,6 +138,7 @@ export class GameApp {
     if (s.current !== this.lastCurrent) {
       this.lastCurrent = s.current;
       this.confirmResign = false;
+      if (!this.stickyError) this.#setError('');
     }
     this.view.follow(s);
   }
@@ -194,8 +201,10 @@ export class GameApp {
       h('div', { class: 'g-layout' },
         h('section', { class: 'g-play', 'aria-label': 'Table' },
           d.end, d.turn, d.last,
-          h('div', { class: 'g-tray' }, d.dice, d.controls),
-          d.hint, d.error, d.moment, d.board),
+          // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
+          // and what the box being chosen would score are always seen together.
+          h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
+          d.moment, d.board),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
@@ -211,8 +220,12 @@ export class GameApp {
     this.root.dataset.conn = status;
   }
 
-  #setError(text) {
+  // `sticky`: a connection closed for good explains itself until the page is left.
+  #setError(text, { sticky = false } = {}) {
     this.error = text;
+    this.stickyError = Boolean(text) && sticky;
+    clearTimeout(this.errorTimer);
+    if (text && !sticky) this.errorTimer = setTimeout(() => this.#setError(''), ERROR_MS);
     if (this.dom?.error && this.dom.error.textContent !== text) this.dom.error.textContent = text;
   }
 
