@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.fixtures import SHOTS
@@ -117,6 +118,9 @@ def test_triple_yahtzee_99_lowest_box_by_tapping(visit, dice, snap):
     page = solo_table(visit, "Triple Yahtzee 99", "tess", **PHONE)
     dice([6, 6, 6, 5, 4])
     tap_roll(page, 1)
+    # Straight after the roll, before any scrolling: the bar is at the foot of the window.
+    assert_together(page)
+    shot(page, "triple-yahtzee-99-390-rolled")
     expect(page.locator("#g-board table")).to_have_class(re.compile(r"\bcols-3\b"))
     no_sideways_scroll(page)
     # The card fits the phone: nothing of it is scrolled or cut off sideways.
@@ -201,3 +205,102 @@ def test_triple_yahtzee_99_dice_and_lowest_box_together_on_a_laptop(visit, dice,
     # A mouse still scores at one click, after the hover's preview.
     box.click()
     expect(score_of(page, "lara")).to_have_text("81")
+
+
+LAPTOP_TURNS = {
+    # kind: (dice of the roll, the box tapped (box, column) or None for Farkle's dice, its Score label)
+    "Triple Quintzee": ([3, 3, 3, 2, 2], ("full_house", 2), "Score 75"),
+    "Painted DiceZ": (
+        [[5, "blue"], [5, "blue"], [2, "red"], [6, "blue"], [1, "pink"]],
+        ("blues", 0),
+        "Score 16",
+    ),
+    "Farkle (10000)": ([1, 1, 1, 5, 2, 3], None, "Bank 1050"),
+}
+
+
+@pytest.mark.parametrize("kind", LAPTOP_TURNS)
+def test_a_touch_laptop_at_1280_taps_the_same_way(visit, dice, kind):
+    """A touch screen at 1280x800: the first tap previews, the Score (or Bank) button is beside the dice."""
+    page = solo_table(visit, kind, "tom", width=1280, height=800, touch=True)
+    roll, box, label = LAPTOP_TURNS[kind]
+    dice(roll)
+    page.locator("#roll-button").tap()
+    expect(die(page, 1)).to_have_attribute("aria-label", re.compile(r"^Die 1: \w+"))
+    if box is None:
+        for n in (1, 2, 3, 4):
+            die(page, n).tap()
+        button = page.locator("#bank-button")
+    else:
+        target = cell(page, *box)
+        target.tap()
+        expect(target).to_have_class(re.compile(r"\bselected\b"))
+        button = page.locator("#score-button")
+        assert_together(page, target)
+    expect(button).to_have_text(label)
+    assert_together(page, button)
+    shot(page, f"{kind.split(' (')[0].lower().replace(' ', '-')}-1280")
+    button.tap()
+    expect(score_of(page, "tom")).to_have_text(label.split()[-1])
+
+
+def test_your_card_stays_in_sight_and_refusals_go_away(visit, dice, snap):
+    """ann on a laptop, bob on his phone. After scoring, ann's card stays on show until bob's first
+    roll; at 1280 px bob's card sits beside it (and hers beside his once he plays). A refused move's
+    message goes with the next move, or by itself after a few seconds."""
+    ann, bob = visit("ann", width=1280, height=800), visit("bob", **PHONE)
+    ui.sign_up(ann, "ann")
+    ui.sign_up(bob, "bob")
+    ui.new_game(ann, "Triple Quintzee", seats=2)
+    ui.join_from_link(bob, ui.invite_link(ann))
+    ui.start(ann, bob, seats=2)
+    dice([2, 3, 4, 5, 6], [6, 6, 6, 6, 1], [1, 1, 1, 1, 2], [3, 3, 3, 2, 2], [4, 4, 5, 5, 6])
+
+    ann.locator("#roll-button").click()
+    expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    cell(ann, "large_straight", 1).click()  # a mouse scores at one click
+    expect(score_of(bob, "ann")).to_have_text("120")
+
+    # Her own card, with the box she filled, until bob rolls; his card beside it.
+    expect(ann.locator("#g-board button[data-player='ann']")).to_have_attribute("aria-pressed", "true")
+    expect(cell(ann, "large_straight", 3)).to_have_text("40")
+    beside = ann.locator("#g-beside section[data-player='bob']")
+    expect(beside).to_be_visible()
+    expect(beside.locator("td[data-box='chance'][data-col='1']")).to_be_visible()
+    # bob's phone has no room: his own card alone, the others one tap away.
+    expect(bob.locator("#g-beside")).to_be_hidden()
+    expect(bob.locator("#g-board button[data-player='bob']")).to_have_text(re.compile(r"^Your card"))
+
+    ann.keyboard.press("Space")
+    expect(ann.get_by_role("alert")).to_have_text("It is not your turn.")
+    bob.locator("#roll-button").tap()
+    expect(ann.get_by_role("alert")).to_have_text("")
+    expect(ann.locator("#g-board button[data-player='bob']")).to_have_attribute("aria-pressed", "true")
+    mine = ann.locator("#g-beside section[data-player='ann']")
+    expect(mine).to_contain_text("Your card")
+    expect(mine.locator("td[data-box='large_straight'][data-col='3']")).to_have_text("40")
+    snap(ann, "bob-to-play-ann-card-beside")
+
+    # bob changes his mind: the second box tapped is the one the Score button scores.
+    cell(bob, "four_of_a_kind", 1).tap()
+    expect(bob.locator("#score-button")).to_have_text("Score 25")
+    cell(bob, "chance", 2).tap()
+    expect(cell(bob, "four_of_a_kind", 1)).not_to_have_class(re.compile(r"\bselected\b"))
+    expect(bob.locator("#score-button")).to_have_text("Score 50")
+    bob.locator("#score-button").tap()
+    expect(score_of(ann, "bob")).to_have_text("50")
+    expect(cell(bob, "chance", 2)).to_have_text("25")
+
+    # With nothing happening, a refusal still goes after a few seconds.
+    bob.locator("#g-board button[data-player='ann']").tap()
+    expect(ann.locator("#g-turn")).to_contain_text("Your turn")
+    bob_alert = bob.get_by_role("alert")
+    ann.locator("#roll-button").click()
+    expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    for used in (2, 3):
+        ann.keyboard.press("Space")
+        expect(ann.locator("#roll-count")).to_have_text(f"{used} of 3 rolls used")
+    ann.keyboard.press("Space")
+    expect(ann.get_by_role("alert")).not_to_have_text("")
+    expect(ann.get_by_role("alert")).to_have_text("", timeout=10_000)
+    expect(bob_alert).to_have_text("")

@@ -190,6 +190,7 @@ export class GameApp {
       error: el('g-error', 'p', { class: 'g-error', role: 'alert' }),
       moment: el('g-moment', 'div', { class: 'g-moment' }),
       board: el('g-board', 'div', { class: 'g-board' }),
+      beside: el('g-beside', 'div', { class: 'g-beside' }),
       players: el('g-players', 'ul', { class: 'g-players' }),
       actions: el('g-actions', 'div', { class: 'g-actions' }),
       log: el('g-log', 'ol', { class: 'g-log', role: 'log', 'aria-label': 'Game log' }),
@@ -204,7 +205,7 @@ export class GameApp {
           // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
           // and what the box being chosen would score are always seen together.
           h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
-          d.moment, d.board),
+          d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
@@ -345,7 +346,9 @@ export class GameApp {
   }
 
   #renderBoard() {
-    this.view.board(this.dom.board, (name, value) => this.#changedSig(name, value));
+    const changed = (name, value) => this.#changedSig(name, value);
+    this.view.board(this.dom.board, changed);
+    this.view.beside(this.dom.beside, changed);
   }
 
   #renderPlayers() {

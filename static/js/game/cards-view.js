@@ -122,7 +122,9 @@ class CardPlay extends GameView {
     const sel = this.selected;
     if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, 'tap');
     const p = this.pointing;
-    return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column) : null;
+    // Watching another player's dice: what they would score, with nothing to choose.
+    const how = this.app.myTurn && this.viewed === this.app.me ? 'click' : 'watch';
+    return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column, how) : null;
   }
 
   moment() {
@@ -170,6 +172,16 @@ class CardPlay extends GameView {
       cardCaption({ owner, me: app.me, card, live, choosable }),
       h('div', { class: 'card-scroll' }, table));
     this.#highlight();
+  }
+
+  // On a wide screen (game.css shows them from 1100 px) the other players' cards sit beside the one on
+  // show, read-only: your own card stays in sight while the others play.
+  beside(el, changed) {
+    const s = this.app.state;
+    const others = s.players.filter((p) => p !== this.viewed && s.cards[p]);
+    const e = s.last_event;
+    if (!changed('beside', [others, others.map((p) => s.cards[p]), this.app.me, e && [e.type, e.player, e.box, e.column]])) return;
+    fill(el, others.map((p) => readOnlyCard(this.sheet, s, p, p === this.app.me ? 'Your card' : p)));
   }
 
   #choose(name, column, entry, event) {
@@ -266,6 +278,17 @@ function markScored(table, state, player) {
   table.querySelector(`td[data-box="${e.box}"][data-col="${e.column ?? 0}"]`)?.classList.add('just-scored');
 }
 
+// A player's card with nothing to point at or choose, its last filled box marked: the replay's cards,
+// and the other players' cards beside the live one on a wide screen.
+function readOnlyCard(sheet, state, owner, title) {
+  const card = state.cards[owner];
+  const table = cardTable({ sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY });
+  markScored(table, state, owner);
+  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': `${title === 'Your card' ? 'Your' : `${owner}'s`} card` },
+    h('p', { class: 'card-caption' }, h('strong', {}, title), ` · ${card.total} points`),
+    h('div', { class: 'card-scroll' }, table));
+}
+
 // One state of a finished game, read-only: every player's card side by side.
 class CardReplay {
   constructor(sheet) {
@@ -281,17 +304,7 @@ class CardReplay {
   }
 
   board(state) {
-    return h('div', { class: 'replay-cards' },
-      state.players.map((owner) => {
-        const card = state.cards[owner];
-        const table = cardTable({
-          sheet: this.sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY,
-        });
-        markScored(table, state, owner);
-        return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': `${owner}'s card` },
-          h('p', { class: 'card-caption' }, h('strong', {}, owner), ` · ${card.total} points`),
-          h('div', { class: 'card-scroll' }, table));
-      }));
+    return h('div', { class: 'replay-cards' }, state.players.map((owner) => readOnlyCard(this.sheet, state, owner, owner)));
   }
 
   goal() { return 0; }

@@ -161,18 +161,19 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
 }
 
 // The sentence under the dice for the box pointed at or tapped: where it lands and what it is worth.
-// `how` says how to confirm it: a mouse clicks once, a finger taps twice (or presses Score).
+// `how` says how to confirm it: a mouse clicks once ('click'), a finger taps twice or presses Score
+// ('tap'); someone watching another player's turn has nothing to confirm ('watch').
 export function landingHint(sheet, card, entry, picked, how = 'click') {
   const row = boxRows(sheet).get(entry.box);
   const label = boxLabel(sheet, entry.box);
-  const confirm = how === 'tap' ? 'Tap it again or press Score to choose it.' : 'Click or press Enter to choose it.';
-  if (row?.waste) return `${label}, column ${picked}: waste this turn (no points). ${confirm}`;
-  if (sheet.columns === 1) return `${label}: scores ${entry.value}. ${confirm}`;
+  const confirm = { tap: 'Tap it again or press Score to choose it.', click: 'Click or press Enter to choose it.' }[how] ?? '';
+  if (row?.waste) return `${label}, column ${picked}: waste this turn (no points). ${confirm}`.trim();
+  if (sheet.columns === 1) return `${label}: scores ${entry.value}. ${confirm}`.trim();
   const { multiplier, worth } = worthOf(sheet, card, entry);
   let text = `${label}, column ${picked}: scores ${entry.value}`;
   if (entry.lands !== picked) text += ` in column ${entry.lands}${row?.moves ? ` (${row.moves})` : ''}`;
   text += ` × ${multiplier} = ${worth}. ${confirm}`;
-  return text;
+  return text.trim();
 }
 
 /** `chosen`: the box tapped once ({label, worth}), waiting for a second tap or the Score button. */
