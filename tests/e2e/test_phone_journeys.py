@@ -16,6 +16,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from games.rules import triple_yahtzee_99 as ty
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import cell, die, score_of
 from tests.e2e import ui
@@ -44,6 +45,19 @@ def assert_together(page: Page, *targets: Locator) -> None:
     everything = [dice.nth(i) for i in range(dice.count())] + [page.locator("#roll-button"), *targets]
     off = [t for t in everything if not on_screen(t)]
     assert not off, f"not on screen together: {off}"
+
+
+def swipe_to(target: Locator) -> Locator:
+    """The player scrolls the card until the box is mid-window (Playwright's touchscreen only taps, so
+    the swipe is a scrollIntoView); without it, a tap scrolls just enough to reach the box's centre."""
+    target.evaluate("e => e.scrollIntoView({block: 'center'})")
+    return target
+
+
+def every_box_reachable(page: Page, boxes, column: int) -> None:
+    """Scrolled to any box of the card, the player still has the dice and the roll button in sight."""
+    for box in boxes:
+        assert_together(page, swipe_to(cell(page, box, column)))
 
 
 def no_sideways_scroll(page: Page) -> None:
@@ -92,7 +106,7 @@ def test_triple_quintzee_turn_by_tapping(visit, dice, snap):
     quiet_zeros(page)
 
     # Large Straight, column 1: the right-most rule puts the 40 in column 3, worth 40 x 3.
-    box = cell(page, "large_straight", 1)
+    box = swipe_to(cell(page, "large_straight", 1))
     expect(box).to_have_attribute(
         "aria-label", "Large Straight, column 1, empty, would score 40 \u00d7 3 = 120 in column 3"
     )
@@ -137,8 +151,10 @@ def test_triple_yahtzee_99_lowest_box_by_tapping(visit, dice, snap):
     expect(page.locator("#score-button")).to_have_count(0)
     expect(ones.locator(".cell-value")).to_be_hidden()
 
+    every_box_reachable(page, ty.BOXES, 3)
+
     # 2nd Chance, the lowest scoring box, column 3 (x3): 27 x 3.
-    box = cell(page, "second_chance", 3)
+    box = swipe_to(cell(page, "second_chance", 3))
     box.tap()
     expect(page.locator("#g-hint")).to_contain_text("2nd Chance, column 3: scores 27 \u00d7 3 = 81")
     expect(page.locator("#score-button")).to_have_text("Score 81")
@@ -156,7 +172,7 @@ def test_painted_dicez_colour_box_by_tapping(visit, dice, snap):
     dice([[6, "red"], [6, "red"], [4, "red"], [3, "red"], [1, "green"]])
     tap_roll(page, 1)
     quiet_zeros(page)
-    box = cell(page, "reds", 0)
+    box = swipe_to(cell(page, "reds", 0))
     expect(box).to_have_attribute("aria-label", "Reds, empty, would score 19")
     box.tap()
     expect(page.locator("#g-hint")).to_contain_text("Reds: scores 19. Tap it again")
@@ -195,8 +211,8 @@ def test_triple_yahtzee_99_dice_and_lowest_box_together_on_a_laptop(visit, dice,
     dice([6, 6, 6, 5, 4])
     page.locator("#roll-button").click()
     expect(page.locator("#roll-count")).to_have_text("1 of 3 rolls used")
-    box = cell(page, "second_chance", 3)
-    box.scroll_into_view_if_needed()
+    every_box_reachable(page, ty.BOXES, 1)
+    box = swipe_to(cell(page, "second_chance", 3))
     box.hover()
     expect(page.locator("#g-hint")).to_contain_text("2nd Chance, column 3: scores 27 \u00d7 3 = 81")
     assert_together(page, box)
@@ -232,7 +248,7 @@ def test_a_touch_laptop_at_1280_taps_the_same_way(visit, dice, kind):
             die(page, n).tap()
         button = page.locator("#bank-button")
     else:
-        target = cell(page, *box)
+        target = swipe_to(cell(page, *box))
         target.tap()
         expect(target).to_have_class(re.compile(r"\bselected\b"))
         button = page.locator("#score-button")
