@@ -181,7 +181,7 @@ class CardPlay extends GameView {
     const others = s.players.filter((p) => p !== this.viewed && s.cards[p]);
     const e = s.last_event;
     if (!changed('beside', [others, others.map((p) => s.cards[p]), this.app.me, e && [e.type, e.player, e.box, e.column]])) return;
-    fill(el, others.map((p) => readOnlyCard(this.sheet, s, p, p === this.app.me ? 'Your card' : p)));
+    fill(el, others.map((p) => readOnlyCard(this.sheet, s, p, { mine: p === this.app.me })));
   }
 
   #choose(name, column, entry, event) {
@@ -280,12 +280,12 @@ function markScored(table, state, player) {
 
 // A player's card with nothing to point at or choose, its last filled box marked: the replay's cards,
 // and the other players' cards beside the live one on a wide screen.
-function readOnlyCard(sheet, state, owner, title) {
+function readOnlyCard(sheet, state, owner, { mine = false } = {}) {
   const card = state.cards[owner];
   const table = cardTable({ sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY });
   markScored(table, state, owner);
-  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': `${title === 'Your card' ? 'Your' : `${owner}'s`} card` },
-    h('p', { class: 'card-caption' }, h('strong', {}, title), ` · ${card.total} points`),
+  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': mine ? 'Your card' : `${owner}'s card` },
+    h('p', { class: 'card-caption' }, h('strong', {}, mine ? 'Your card' : owner), ` · ${card.total} points`),
     h('div', { class: 'card-scroll' }, table));
 }
 
@@ -304,7 +304,7 @@ class CardReplay {
   }
 
   board(state) {
-    return h('div', { class: 'replay-cards' }, state.players.map((owner) => readOnlyCard(this.sheet, state, owner, owner)));
+    return h('div', { class: 'replay-cards' }, state.players.map((owner) => readOnlyCard(this.sheet, state, owner)));
   }
 
   goal() { return 0; }
