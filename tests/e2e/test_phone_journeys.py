@@ -139,7 +139,9 @@ def test_triple_yahtzee_99_lowest_box_by_tapping(visit, dice, snap):
     no_sideways_scroll(page)
     # The card fits the phone: nothing of it is scrolled or cut off sideways.
     fits = "e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= innerWidth"
-    assert page.locator("#g-board .card-scroll").evaluate(fits)
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        assert page.locator("#g-board .card-scroll").evaluate(fits), f"the card is cut at {width} px"
 
     # A box that would score 0 shows it only once tapped, and scoring it takes the same two taps.
     ones = cell(page, "ones", 1)
@@ -286,6 +288,7 @@ def test_your_card_stays_in_sight_and_refusals_go_away(visit, dice, snap):
     # bob's phone has no room: his own card alone, the others one tap away.
     expect(bob.locator("#g-beside")).to_be_hidden()
     expect(bob.locator("#g-board button[data-player='bob']")).to_have_text(re.compile(r"^Your card"))
+    shot(bob, "triple-quintzee-390-two-players")
 
     ann.keyboard.press("Space")
     expect(ann.get_by_role("alert")).to_have_text("It is not your turn.")
