@@ -386,7 +386,7 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
             expect(page.locator("#roll-count")).to_have_text("1 of 3 rolls used")
             page.keyboard.press("ArrowDown")
             expect(page.locator("#g-board td:focus")).to_have_attribute(
-                "aria-label", "Ones, column 1, empty, would score 4"
+                "aria-label", "Ones, column 1, empty, would score 4 \u00d7 1 = 4"
             )
             check_axe(page, "Triple Quintzee, rolled, a box in focus")
             page.keyboard.press("Enter")
@@ -647,14 +647,21 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     expect(ann.locator("#g-board thead")).to_contain_text("\u2192 \u00d72")
 
     # The pages show the card of the player to move: a column's new status is checked on both pages
-    # once its owner is next to play.
+    # once its owner is next to play. The player who has just scored still sees their own card (until
+    # the next player's first roll), and turns to the owner's with its tab.
     checks: dict[str, list] = {}
 
     def milestones(i, player, text):
         for name, statuses in checks.items():
             for page in (ann, bob):
+                if page is pages[player]:
+                    tab = page.locator(f"#g-board button[data-player='{player}']")
+                    expect(tab).to_have_attribute("aria-pressed", "true")
+                    page.locator(f"#g-board button[data-player='{statuses[0][0]}']").click()
                 for owner, column, status, multiplier in statuses:
                     column_status(page, owner, column, status, multiplier)
+                # A click beside the tabs: Space is the pressed tab's own key while it has the focus.
+                page.locator("#g-turn").click()
             check_axe(bob, name)
             snap(bob, name)
         checks.clear()
