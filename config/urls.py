@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/", include("games.web.urls")),
     path("groups/", include("groups.urls")),
     path("notices/", include("notices.urls")),
+    path("chat/", include("chat.urls")),
     path("players/", include("games.web.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
     path("api/highscores/", player_views.highscores_json, name="api_highscores"),

@@ -35,3 +35,13 @@ class BadRequest(GameError):
 
 class ReplayMismatch(GameError):
     code = "replay_mismatch"
+
+
+class RateLimited(GameError):
+    """Too many of something in too little time; ``retry_after`` seconds until it is allowed again."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after

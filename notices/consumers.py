@@ -83,6 +83,10 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
     async def _error(self, code: str, message: str, **extra) -> None:
         await self.send_json({"type": "error", "id": None, "code": code, "message": message, **extra})
 
+    async def notices_chat(self, event: dict) -> None:
+        """A message in one of the player's groups (the group page shows it live)."""
+        await self.send_json({"type": "group_chat", "group": event["group"], "message": event["message"]})
+
     async def notices_changed(self, event: dict) -> None:
         await self.send_json(await database_sync_to_async(feed.feed)(self.user))
 

@@ -6,4 +6,4 @@ from notices.models import Preferences
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = Preferences
-        fields = ("email_turns", "sound", "browser")
+        fields = ("email_turns", "sound", "browser", "mute_chat")

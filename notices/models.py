@@ -24,6 +24,9 @@ class Preferences(models.Model):
     browser = models.BooleanField(
         default=False, verbose_name="Show a browser notification when it is my turn"
     )
+    mute_chat = models.BooleanField(
+        default=False, verbose_name="Hide the chat", help_text="At game tables and in groups."
+    )
     # When the player's notices socket (any page of the site) was last open: a turn announced there
     # reached them.
     seen_at = models.DateTimeField(null=True, blank=True)

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "games",
     "groups",
     "notices",
+    "chat",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -205,6 +206,8 @@ WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
 LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+# Chat messages one player may post per minute, tables and groups together (chat/services.py).
+CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=12)
 # Sign-up attempts from one address per hour (accounts/throttle.py).
 SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)
 AXES_HANDLER = "accounts.lockout.LockoutHandler"

@@ -119,22 +119,22 @@ def _send(group: str, message: dict) -> bool:
 NOTICES_CHANGED = {"type": "notices.changed"}
 
 
-def notices_messages(usernames) -> list[tuple[str, dict]]:
+def notices_messages(usernames, message: dict = NOTICES_CHANGED) -> list[tuple[str, dict]]:
     from notices.feed import user_group
 
-    return [(user_group(name), NOTICES_CHANGED) for name in usernames]
+    return [(user_group(name), message) for name in usernames]
 
 
-def tell_users(usernames) -> None:
-    """Tell these players' notices sockets that their lists changed (from a thread, after commit)."""
-    for group, message in notices_messages(usernames):
-        _send(group, message)
+def tell_users(usernames, message: dict = NOTICES_CHANGED) -> None:
+    """Send these players' notices sockets a message (their lists changed, by default), from a thread."""
+    for group, layer_message in notices_messages(usernames, message):
+        _send(group, layer_message)
 
 
-def tell_users_on_commit(usernames) -> None:
+def tell_users_on_commit(usernames, message: dict = NOTICES_CHANGED) -> None:
     names = list(usernames)
     if names:
-        transaction.on_commit(lambda: tell_users(names))
+        transaction.on_commit(lambda: tell_users(names, message))
 
 
 def send_on_commit(game_id: int, payload: dict, text: str | None = None) -> None:

@@ -14,7 +14,8 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.errors import BadRequest, Forbidden, GameError, NotFound
+from chat import services as chat
+from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited
 from games.live import move_async, presence, selectors
 from games.live.broadcast import group_name
 from games.live.dbpool import database_sync_to_async
@@ -154,6 +155,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         try:
             await handler(self, message)
+        except RateLimited as exc:
+            error = {"type": "error", "id": None, "code": exc.code, "message": exc.message}
+            await self.send_json({**error, "retry_after": exc.retry_after})
         except GameError as exc:
             await self.send_error(exc.code, exc.message, client_id)
         except Exception:
@@ -226,7 +230,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._db(presence.connection_seen)(channel_name=self.channel_name, user=self.user)
         await self.send_json({"type": "pong"})
 
-    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping}
+    async def on_chat(self, message: dict) -> None:
+        await self._db(chat.post_to_game)(game_id=self.game_id, user=self.user, text=message.get("text"))
+
+    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping, "say": on_chat}
 
     # --- outgoing --------------------------------------------------------------------------
 

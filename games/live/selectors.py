@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from chat import selectors as chat
 from games.models import Action, Connection, Game, Seat
 
 RECENT_EVENTS = 40
@@ -118,4 +119,5 @@ def game_snapshot(game: Game, viewer, since: int | None = None) -> dict:
         "preview": preview_for(game, game.state),
         "you": {"user": viewer.username, "seat": you},
         "events": events_since(game.pk, start),
+        "chat": chat.recent_for_game(game.pk),
     }

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from chat import selectors as chat_selectors
 from games import catalogue
 from games.catalogue import GameKind
 from games.models import Game
@@ -148,4 +149,5 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
     replay = replays.game_replay_data(game)
-    return render(request, "games/replay.html", {"game": game, "seats": seats, "replay": replay})
+    context = {"game": game, "seats": seats, "replay": replay, "chat": chat_selectors.for_replay(game.pk)}
+    return render(request, "games/replay.html", context)

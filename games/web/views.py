@@ -13,6 +13,7 @@ from games.errors import GameError
 from games.models import Game
 from games.tables import invites, lobby, services
 from games.tables.forms import GameCreateForm
+from notices.models import preferences_of
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -99,6 +100,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "invite_url": invite_url,
             "share_text": f"{game.creator.username} invites you to play {game.kind_name}.",
             "kind": catalogue.kind(game.kind),
+            "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
         },
     )
 
@@ -118,6 +120,7 @@ def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
             "taken": taken,
             "free": max(game.max_seats - taken, 0),
             "kind": catalogue.kind(game.kind),
+            "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
             "next": game.get_absolute_url(),
         },
     )

@@ -37,6 +37,8 @@ function Notices(el) {
     ws.onmessage = (e) => {
       const message = JSON.parse(e.data);
       if (message.type === 'notices') show(message);
+      // A group page listens for its chat (static/js/group-chat.js).
+      else if (message.type === 'group_chat') document.dispatchEvent(new CustomEvent('dicehall:group-chat', { detail: message }));
     };
     ws.onclose = (e) => {
       clearInterval(ping);

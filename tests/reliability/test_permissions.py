@@ -234,6 +234,36 @@ GET_CASES = [
         staff_only(Go("admin:accounts_user_change", lambda w: [w.users["seated"].pk], None)),
     ),
     Case("admin-unknown", path("/admin/no/such/page/"), staff_only(404)),
+    # The worker's task results (django-tasks' database backend): staff may read them, never edit.
+    Case("admin-tasks", url("admin:django_tasks_database_dbtaskresult_changelist"), staff_only()),
+    Case("admin-task-add", url("admin:django_tasks_database_dbtaskresult_add"), staff_only(403)),
+    Case(
+        "admin-task",
+        url("admin:django_tasks_database_dbtaskresult_change", lambda w: [w.task_id]),
+        staff_only(),
+    ),
+    Case(
+        "admin-task-history",
+        url("admin:django_tasks_database_dbtaskresult_history", lambda w: [w.task_id]),
+        staff_only(),
+    ),
+    Case(
+        "admin-task-delete",
+        url("admin:django_tasks_database_dbtaskresult_delete", lambda w: [w.task_id]),
+        staff_only(403),
+    ),
+    Case(
+        "admin-task-bare",
+        path("/admin/django_tasks_database/dbtaskresult/{w.task_id}/"),
+        staff_only(Go("admin:django_tasks_database_dbtaskresult_change", lambda w: [w.task_id], None)),
+    ),
+    # Chat: a group's messages are posted and removed with POST only.
+    Case("group-chat-get", url("chat:group_post", group_args), signed_in(405)),
+    Case("group-chat-remove-get", url("chat:group_remove", lambda w: [w.group.pk, 1]), signed_in(405)),
+    # Notifications: one's own settings; the e-mails' unsubscribe link works with its token alone.
+    Case("notice-settings", url("notices:settings"), signed_in(200)),
+    Case("unsubscribe-bad-token", url("notices:unsubscribe", lambda w: ["not-a-token"]), roles(400)),
+    Case("unsubscribe", url("notices:unsubscribe", lambda w: [w.unsubscribe_token]), roles(200)),
 ]
 
 NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absence_limit": "120", "group": ""}

@@ -33,6 +33,8 @@ from games.models import Game
 from games.tables import services
 from groups import services as group_services
 from groups.models import Group
+from notices.services import unsubscribe_token
+from notices.tasks import send_due_turn_mails
 
 ROLES = ("anonymous", "outsider", "member", "creator", "seated", "waiting", "spectator", "staff")
 USERNAMES = {
@@ -59,6 +61,8 @@ class World:
     games: dict = field(default_factory=dict)  # name -> Game
     group: Group | None = None
     auth_group: AuthGroup | None = None
+    task_id: str = ""  # a result of the worker's sweep (notices.tasks)
+    unsubscribe_token: str = ""  # the turn e-mails' unsubscribe token of the "outsider"
 
     def user(self, role: str):
         return self.users.get(role)
@@ -99,4 +103,6 @@ def build() -> World:
     world.games["finished"] = Game.objects.get(pk=finished.pk)
     assert world.games["finished"].status == Game.Status.FINISHED
     world.auth_group = AuthGroup.objects.create(name="referees")
+    world.task_id = str(send_due_turn_mails.enqueue().id)
+    world.unsubscribe_token = unsubscribe_token(u["outsider"])
     return world

@@ -8,6 +8,7 @@ import { GameClient } from './client.js';
 import { diceRow } from './dice.js';
 import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
 import { bindKeys } from './keyboard.js';
+import { ChatPanel } from './chat.js';
 import { viewModule } from './views.js';
 
 const OVER = new Set(['finished', 'abandoned']);
@@ -39,6 +40,7 @@ export class GameApp {
       error: (message) => this.#serverError(message),
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
+      chat: () => this.chat.render(),
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
@@ -172,6 +174,7 @@ export class GameApp {
 
   #skeleton() {
     const el = (id, tag = 'div', attrs = {}) => h(tag, { id, ...attrs });
+    this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true');
     this.dom = {
       conn: el('g-conn', 'p', { class: 'g-conn', role: 'status' }),
       next: el('g-next', 'div', { class: 'g-next' }),
@@ -212,6 +215,7 @@ export class GameApp {
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
             h('h2', { id: 'g-log-title' }, 'Game log'), h('div', { role: 'log' }, d.log)),
+          this.chat.el,
           d.keys)));
   }
 
@@ -259,6 +263,7 @@ export class GameApp {
     this.#renderPlayers();
     this.#renderActions();
     this.#renderLog();
+    this.chat.render();
     this.rolled = new Set();
     if (focusKey && !this.root.contains(document.activeElement)) {
       this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });

@@ -34,6 +34,7 @@ export class GameClient {
     this.you = null;
     this.turnStartedAt = 0;
     this.log = new Map();
+    this.chat = new Map();
     this.connection = 'connecting';
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.socket = new GameSocket(`${scheme}://${location.host}/ws/games/${gameId}/`, {
@@ -69,6 +70,19 @@ export class GameClient {
     return true;
   }
 
+  say(text) {
+    return this.socket.send({ type: 'say', text });
+  }
+
+  chatMessages() {
+    return [...this.chat.values()].sort((a, b) => a.id - b.id);
+  }
+
+  #chatMessage(m) {
+    this.chat.set(m.id, m);
+    this.listener.chat?.();
+  }
+
   sync() {
     if (this.syncing) return;
     this.syncing = this.socket.send({ type: 'sync', seq: this.lastSeq ?? 0 });
@@ -91,6 +105,7 @@ export class GameClient {
       case 'presence': return this.#presence(message);
       case 'lobby': return this.listener.lobby?.(message);
       case 'next_game': return this.listener.nextGame?.(message);
+      case 'chat': return this.#chatMessage(message.message);
       default: return undefined;
     }
   }
@@ -110,6 +125,7 @@ export class GameClient {
     }
     this.lastSeq = message.seq;
     for (const entry of message.events) this.#remember(entry);
+    for (const m of message.chat ?? []) this.chat.set(m.id, m);
     this.listener.change?.('snapshot');
   }
 

@@ -1,0 +1,34 @@
+"""Reading a table's or a group's chat (the game page's snapshot, the replay, the group page)."""
+
+from __future__ import annotations
+
+from chat.models import Message
+
+RECENT = 50
+
+
+def recent_for_game(game_id: int) -> list[dict]:
+    rows = (
+        Message.objects.filter(game_id=game_id)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:RECENT]
+    )
+    return [m.as_dict() for m in reversed(rows)]
+
+
+def for_replay(game_id: int) -> list[Message]:
+    """Every message of the table, oldest first (the replay page shows them all)."""
+    return list(Message.objects.filter(game_id=game_id).select_related("author"))
+
+
+def recent_for_group(group_id: int) -> list[Message]:
+    rows = (
+        Message.objects.filter(group_id=group_id)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:RECENT]
+    )
+    return list(reversed(rows))
+
+
+def _latest(messages):
+    return list(messages.select_related("author").order_by("-created_at", "-pk")[:RECENT])

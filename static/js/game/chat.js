@@ -1,0 +1,50 @@
+// The table's chat panel (docs/protocol.md: `say` out, `chat` in, the snapshot's `chat`): every message
+// goes in as text, never as HTML. A player who hid the chat (notification settings) sees a note instead.
+
+import { fill, h } from './dom.js';
+
+const MAX = 500;
+
+export class ChatPanel {
+  constructor(client, muted) {
+    this.client = client;
+    this.muted = muted;
+    this.shown = [];
+    this.list = h('ol', { class: 'g-chat', id: 'g-chat', tabindex: '0', 'aria-labelledby': 'g-chat-title' });
+    this.input = h('input', { type: 'text', id: 'g-chat-text', maxlength: String(MAX), autocomplete: 'off', enterkeyhint: 'send' });
+    this.el = h('section', { class: 'g-panel', 'aria-labelledby': 'g-chat-title' },
+      h('h2', { id: 'g-chat-title' }, 'Chat'),
+      muted
+        ? h('p', { class: 'muted small' }, 'You hid the chat. ', h('a', { href: '/notices/settings/' }, 'Show it'))
+        : [
+          h('div', { role: 'log' }, this.list),
+          h('form', { class: 'g-chat-form', onsubmit: (e) => this.#send(e) },
+            h('label', { for: 'g-chat-text', class: 'sr-only' }, 'Message'),
+            this.input,
+            h('button', { type: 'submit', class: 'button small' }, 'Send')),
+        ]);
+  }
+
+  #send(e) {
+    e.preventDefault();
+    const text = this.input.value.trim();
+    if (!text) return;
+    if (this.client.say(text)) this.input.value = '';
+  }
+
+  render() {
+    if (this.muted) return;
+    const messages = this.client.chatMessages();
+    const sig = messages.map((m) => `${m.id}:${m.removed}`);
+    if (sig.join() === this.shown.join()) return;
+    const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+    fill(this.list, messages.length ? messages.map(line) : h('li', { class: 'muted' }, 'No messages yet.'));
+    this.shown = sig;
+    if (nearBottom) this.list.scrollTop = this.list.scrollHeight;
+  }
+}
+
+export function line(m) {
+  return h('li', { dataset: { id: String(m.id) } },
+    h('strong', {}, m.user), ': ', m.removed ? h('em', { class: 'muted' }, 'removed') : m.text);
+}

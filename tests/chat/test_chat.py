@@ -1,0 +1,142 @@
+"""Chat at the table and in groups: kept, pushed to every socket, length- and rate-limited, text only,
+a group's creator removes, a player hides it; the replay shows the table's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from chat import services
+from chat.models import Message
+from games.errors import BadRequest, Forbidden, RateLimited
+from games.tables import services as tables
+from groups import services as groups
+from notices.models import Preferences
+from tests.games.sockets import Client as Tab
+from tests.notices.test_notices_socket import Header
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize(
+    "raw, kept",
+    [
+        ("  hello  ", "hello"),
+        ("two\nlines", "two lines"),
+        ("tab\there", "tab here"),
+        ("a\x00b\u202ec", "abc"),
+        ("<b>bold</b>", "<b>bold</b>"),
+    ],
+)
+def test_a_message_is_kept_as_plain_text(raw, kept):
+    assert services.clean(raw) == kept
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "\n\t", "x" * 501, None, 12])
+def test_empty_long_or_non_text_messages_are_refused(raw):
+    with pytest.raises(BadRequest):
+        services.clean(raw)
+
+
+def test_too_many_messages_are_refused_with_the_wait(make_user, settings):
+    settings.CHAT_MESSAGES_PER_MINUTE = 3
+    ann = make_user("ann")
+    group = groups.group_create(creator=ann, name="Dice")
+    for n in range(3):
+        services.post_to_group(group_id=group.pk, user=ann, text=f"message {n}")
+    with pytest.raises(RateLimited) as refused:
+        services.post_to_group(group_id=group.pk, user=ann, text="one too many")
+    assert refused.value.retry_after >= 1
+    assert Message.objects.count() == 3
+
+
+def test_only_members_talk_in_a_group_and_only_its_creator_removes(make_user):
+    ann, bob, eve = make_user("ann"), make_user("bob"), make_user("eve")
+    group = groups.group_create(creator=ann, name="Dice")
+    groups.group_add_member(group_id=group.pk, user=ann, username="bob")
+    message = services.post_to_group(group_id=group.pk, user=bob, text="hi")
+    with pytest.raises(Forbidden):
+        services.post_to_group(group_id=group.pk, user=eve, text="let me in")
+    with pytest.raises(Forbidden):
+        services.remove_from_group(group_id=group.pk, user=bob, message_id=message.pk)
+    services.remove_from_group(group_id=group.pk, user=ann, message_id=message.pk)
+    assert Message.objects.get().removed
+
+
+def test_the_group_page_shows_messages_as_text_and_its_form_posts(make_user):
+    ann = make_user("ann")
+    group = groups.group_create(creator=ann, name="Dice")
+    client = Client()
+    client.force_login(ann)
+    response = client.post(reverse("chat:group_post", args=[group.pk]), {"text": "<script>alert(1)</script>"})
+    assert response.status_code == 302
+    page = client.get(reverse("groups:detail", args=[group.pk])).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+    Preferences.objects.create(user=ann, mute_chat=True)
+    page = client.get(reverse("groups:detail", args=[group.pk])).content.decode()
+    assert "You hid the chat." in page and "alert(1)" not in page
+
+
+@pytest.mark.asyncio
+async def test_a_table_message_reaches_every_socket_and_the_next_snapshot(make_user):
+    ann, bob, cid = [await database_sync_to_async(make_user)(n) for n in ("ann", "bob", "cid")]
+    game = await database_sync_to_async(tables.game_create)(creator=ann, kind="farkle", seats=2)
+    await database_sync_to_async(tables.game_join)(game_id=game.pk, user=bob)
+    await database_sync_to_async(tables.game_start)(game_id=game.pk, user=ann)
+    tabs = [Tab(u, game.pk) for u in (ann, bob, cid)]  # cid watches
+    try:
+        for tab in tabs:
+            await tab.open()
+        await tabs[2].comm.send_json_to({"type": "say", "text": "  good luck\nboth  "})
+        for tab in tabs:
+            message = (await tab.next("chat"))["message"]
+            assert (message["user"], message["text"], message["removed"]) == ("cid", "good luck both", False)
+        await tabs[0].comm.send_json_to({"type": "say", "text": "x" * 600})
+        assert (await tabs[0].next("error"))["code"] == "bad_request"
+        late = Tab(bob, game.pk)
+        snapshot = await late.open()
+        assert [m["text"] for m in snapshot["chat"]] == ["good luck both"]
+        await late.comm.disconnect()
+    finally:
+        for tab in tabs:
+            await tab.comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_group_message_reaches_every_members_page_live(make_user):
+    ann, bob, eve = [await database_sync_to_async(make_user)(n) for n in ("ann", "bob", "eve")]
+    group = await database_sync_to_async(groups.group_create)(creator=ann, name="Dice")
+    await database_sync_to_async(groups.group_add_member)(group_id=group.pk, user=ann, username="bob")
+    headers = {u.username: Header(u) for u in (ann, bob, eve)}
+    try:
+        for h in headers.values():
+            await h.open()
+        message = await database_sync_to_async(services.post_to_group)(
+            group_id=group.pk, user=ann, text="Friday?"
+        )
+        for name in ("ann", "bob"):
+            got = await headers[name].next()
+            assert got == {
+                "type": "group_chat",
+                "group": group.pk,
+                "message": json.loads(json.dumps(message.as_dict())),
+            }
+        assert await headers["eve"].quiet()
+    finally:
+        for h in headers.values():
+            await h.comm.disconnect()
+
+
+def test_the_replay_shows_the_tables_chat(make_user):
+    ann = make_user("ann")
+    game = tables.game_create(creator=ann, kind="farkle", seats=1)
+    services.post_to_game(game_id=game.pk, user=ann, text="solo and proud")
+    tables.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
+    client = Client()
+    client.force_login(ann)
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "Chat at the table" in page and "solo and proud" in page
