@@ -74,12 +74,11 @@ def dice_script(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def server(django_db_setup, django_db_blocker, dice_script):
-    """A daphne process serving the test database; yields its base URL."""
+def server_env(django_db_setup, django_db_blocker, dice_script):
+    """The environment of the browser tests' server processes (the site, and a worker a test starts)."""
     with django_db_blocker.unblock():
         database_url = _database_url()
-    port = _free_port()
-    env = {
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": database_url,
@@ -87,7 +86,16 @@ def server(django_db_setup, django_db_blocker, dice_script):
         "DICE_SCRIPT_PATH": str(dice_script),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PYTHONUNBUFFERED": "1",
+        # A turn of a game over days is mailed a second after it passes to a player away from the site.
+        "TURN_MAIL_DAYS_AFTER": "1",
     }
+
+
+@pytest.fixture(scope="session")
+def server(server_env):
+    """A daphne process serving the test database; yields its base URL."""
+    port = _free_port()
+    env = {**server_env, "SITE_URL": f"http://127.0.0.1:{port}"}
     log = open(ROOT / "artifacts" / "daphne-browser.log", "w") if (ROOT / "artifacts").is_dir() else None  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],

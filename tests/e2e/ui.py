@@ -64,7 +64,14 @@ def add_member(page: Page, username: str) -> None:
     expect(page.locator(".member-list")).to_contain_text(username)
 
 
-def fill_lobby(page: Page, kind: str, seats: int, goal: str | None = None, group: str | None = None) -> str:
+def fill_lobby(
+    page: Page,
+    kind: str,
+    seats: int,
+    goal: str | None = None,
+    group: str | None = None,
+    pace: str | None = None,
+) -> str:
     """On the lobby's New game form: choose, create, and land in the game's page; returns its path."""
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     page.get_by_label("Kind:", exact=True).select_option(label=kind)
@@ -75,16 +82,18 @@ def fill_lobby(page: Page, kind: str, seats: int, goal: str | None = None, group
         expect(page.get_by_label("Group (optional):", exact=True).locator("option:checked")).to_have_text(
             group
         )
+    if pace:
+        page.get_by_label("Pace:", exact=True).select_option(label=pace)
     page.get_by_role("button", name="Create game").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text(kind)
     return re.sub(r"^https?://[^/]+", "", page.url)
 
 
-def new_game(page: Page, kind: str, seats: int, goal: str | None = None) -> str:
+def new_game(page: Page, kind: str, seats: int, goal: str | None = None, pace: str | None = None) -> str:
     """Play in the menu, then the lobby form."""
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
-    return fill_lobby(page, kind, seats, goal)
+    return fill_lobby(page, kind, seats, goal, pace=pace)
 
 
 def invite_link(page: Page) -> str:
