@@ -79,7 +79,9 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     ui.add_member(ann, "bob")
 
     ann.get_by_role("link", name="New group game").click()
-    game_path = ui.fill_lobby(ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice")
+    game_path = ui.fill_lobby(
+        ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice", named="Farkle (3000)"
+    )
     expect(ann.locator(".game-head")).to_contain_text("Group Friday Dice · Goal 3000 · 6 dice")
     link = ui.invite_link(ann)
     snap(ann, "waiting-room")
@@ -187,7 +189,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         page.get_by_role("link", name="Finished games").click()
         expect(page).to_have_url(re.compile(rf"/players/{name}/history/$"))
         row = page.locator("#history tbody tr").filter(has_text=f"#{game_id}")
-        expect(row).to_contain_text("Farkle (10000)")
+        expect(row).to_contain_text("Farkle (3000)")
         expect(row).to_contain_text("Friday Dice")
         expect(row).to_contain_text("ann 3700 (2 laps)")
         expect(row.locator("td").last).to_have_text(result)
@@ -218,16 +220,14 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     ann.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
     ann.get_by_role("link", name="Friday Dice").click()
     expect(ann).to_have_url(re.compile(rf"{group_path}$"))
-    board = ann.locator("table.board").filter(
-        has=ann.locator("caption", has_text="Farkle (10000) — goal 3000")
-    )
+    board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
     expect(board.locator("tbody tr")).to_have_count(1)
     expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
     expect(ann.locator("main")).to_contain_text("ann vs bob")
     screens(ann, snap, "group-leaderboard")
 
     # The replay, from the group's recent results: the Farkle and the hot dice again, then the end.
-    ann.get_by_role("link", name=f"Farkle (10000) #{game_id}").click()
+    ann.get_by_role("link", name=f"Farkle (3000) #{game_id}").click()
     position = ann.locator("#replay-position")
     expect(position).to_have_text("Step 10 of 10")
     expect(ann.locator("#replay-turn")).to_have_text("Game over")

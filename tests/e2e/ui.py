@@ -64,10 +64,18 @@ def add_member(page: Page, username: str) -> None:
     expect(page.locator(".member-list")).to_contain_text(username)
 
 
-def fill_lobby(page: Page, kind: str, seats: int, goal: str | None = None, group: str | None = None) -> str:
-    """On the lobby's New game form: choose, create, and land in the game's page; returns its path."""
+def fill_lobby(
+    page: Page,
+    kind: str,
+    seats: int,
+    goal: str | None = None,
+    group: str | None = None,
+    named: str | None = None,
+) -> str:
+    """On the lobby's New game form: choose, create, and land in the game's page; returns its path.
+    ``named``: the game's name on its page when its options make it differ from ``kind`` ("Farkle (3000)")."""
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    page.get_by_label("Kind:", exact=True).select_option(label=kind)
+    page.get_by_label("Game:", exact=True).select_option(label=kind)
     page.get_by_label("Seats:", exact=True).fill(str(seats))
     if goal:
         page.get_by_label("Farkle goal:", exact=True).select_option(label=goal)
@@ -77,7 +85,7 @@ def fill_lobby(page: Page, kind: str, seats: int, goal: str | None = None, group
         )
     page.get_by_role("button", name="Create game").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(page.get_by_role("heading", level=1)).to_contain_text(kind)
+    expect(page.get_by_role("heading", level=1)).to_contain_text(named or kind)
     return re.sub(r"^https?://[^/]+", "", page.url)
 
 
