@@ -72,6 +72,10 @@ class GameKind:
         option = self.separating
         return option.values if option is not None else (None,)
 
+    def variant_text(self, variant: int) -> str:
+        """One value of the separating option as a player reads it: "Goal 3000"."""
+        return self.separating.text.format(value=variant)
+
     def display_name(self, variant: int | None) -> str:
         """The name of one list of results, as its games are named: "Farkle (3000)"."""
         option = self.separating

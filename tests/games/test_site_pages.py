@@ -9,10 +9,13 @@ from django.urls import reverse
 
 from games import catalogue
 from games.models import Game
-from games.rules import declare, farkle
+from games.rules import declare, farkle, painted_dicez, triple_quintzee
 from games.tables import services
+from tests.games.test_stats import FIVE_RED_SIXES, RAINBOW_STRAIGHT, act, farkle_game, painted_solo
 
 pytestmark = pytest.mark.django_db
+
+NO_DATA = "\N{EN DASH}"  # what a statistics page shows where there is no figure yet
 
 
 @pytest.fixture
@@ -137,3 +140,74 @@ def test_cancelled_game_in_history_says_cancelled(client, ann, bob):
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row[0], re.S)
     assert cells[-1] == "cancelled"
+
+
+# --- statistics speak the engine's words ------------------------------------------------------------
+
+
+def _code_names(text: str) -> set[str]:
+    return set(re.findall(r"\b[a-z]+_[a-z_]+\b", text))
+
+
+def test_card_statistics_show_the_engine_labels_and_real_zeros(client, ann, scripted_dice):
+    painted_solo(ann, RAINBOW_STRAIGHT, scripted_dice)
+    painted_solo(ann, FIVE_RED_SIXES, scripted_dice)
+    client.force_login(ann)
+    response = client.get(reverse("players:stats", args=["ann"]), {"kind": "painted-dicez"})
+    text = _text(response)
+    assert not _code_names(text)
+    for label in painted_dicez.LABELS.values():
+        assert f" {label} " in text
+    heat = {
+        label: value
+        for label, value in re.findall(
+            r'<th scope="row">([^<]+)</th><td class="num heat" data-value="[^"]*">([^<]+)</td>',
+            response.content.decode(),
+        )
+    }
+    # Full house was scratched in both games: an average of 0, which is a value, not "no data".
+    assert heat["Full House"] == "0" and heat["Sixes"] == "15" and heat["Straight"] == "20"
+
+
+def test_card_statistics_dash_only_where_there_is_no_data(client, ann, scripted_dice):
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=1)
+    # Every roll a small straight; all 39 boxes: the three columns' boxes are never empty at the end.
+    scripted_dice(*([[1, 2, 3, 4, 6]] * 39))
+    for column in (1, 2, 3):
+        for box in triple_quintzee.BOXES:
+            act(game, ann, {"type": "roll", "hold": []})
+            act(game, ann, {"type": "score", "box": box, "column": column})
+    client.force_login(ann)
+    html = client.get(reverse("players:stats", args=["ann"]), {"kind": "triple-quintzee"}).content.decode()
+    rows = dict(re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', html, re.S))
+    cells = {label: re.findall(r'data-value="([^"]*)">([^<]+)<', row) for label, row in rows.items()}
+    assert cells["Sixes"] == [("6.0", "6")] * 3
+    assert cells["Quintzee"] == [("0.0", "0")] * 3  # scratched: a real 0
+    assert NO_DATA not in "".join(v for row in cells.values() for _, v in row)
+
+
+def test_farkle_statistics_tabs_use_the_option_text(client, ann, bob, scripted_dice):
+    farkle_game(ann, bob, scripted_dice)
+    client.force_login(bob)
+    response = client.get(reverse("players:stats", args=["bob"]), {"kind": "farkle", "goal": 3000})
+    html = response.content.decode()
+    assert 'aria-label="Farkle goal"' in html
+    assert re.search(r'<a href="\?kind=farkle&goal=3000" aria-current="page">Goal 3000</a>', html)
+    figures = dict(re.findall(r"<dt>([^<]+)</dt><dd[^>]*>([^<]+)</dd>", html))
+    assert figures["Best (fewest) laps"] == NO_DATA  # bob never won: no data
+    assert figures["Farkle rate per roll"] == "33%"
+    assert not _code_names(_text(response))
+    empty = client.get(reverse("players:stats", args=["bob"]), {"kind": "farkle", "goal": 5000})
+    assert "No finished Farkle (10000) games (goal 5000) yet." in _text(empty)
+
+
+def test_statistics_json_carries_the_labels(client, ann, scripted_dice):
+    painted_solo(ann, RAINBOW_STRAIGHT, scripted_dice)
+    client.force_login(ann)
+    data = client.get(reverse("api_player_stats", args=["ann"]), {"kind": "painted-dicez"}).json()
+    figures = {f["key"]: f["label"] for f in data["shown"]["figures"]}
+    assert figures["five_kinds"] == "DiceZ" and figures["scratch_rate"] == "Scratch rate"
+    (table,) = data["shown"]["tables"]
+    assert table["caption"] == "Average per box" and table["columns"] == ["Average"]
+    assert [r["label"] for r in table["rows"]] == list(painted_dicez.LABELS.values())
+    assert {"label": "Full House", "values": [0.0]} in table["rows"]
