@@ -39,7 +39,7 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     snap(ann, "ann-adds-bob")
 
     ui.log_in(bob, "bob")
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator(".group-list")).to_have_text("Friday Dice")
     bob.get_by_role("link", name="Friday Dice").click()
     expect(bob.get_by_role("heading", level=1)).to_have_text("Friday Dice")
@@ -185,7 +185,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
 
     # Both histories.
     for page, name, result in ((ann, "ann", "won"), (bob, "bob", "lost")):
-        page.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+        ui.main_nav(page).get_by_role("link", name="Stats").click()
         page.get_by_role("link", name="Finished games").click()
         expect(page).to_have_url(re.compile(rf"/players/{name}/history/$"))
         row = page.locator("#history tbody tr").filter(has_text=f"#{game_id}")
@@ -217,7 +217,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     snap(ann, "ann-statistics")
 
     # The group's leaderboard.
-    ann.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(ann).get_by_role("link", name="Groups").click()
     ann.get_by_role("link", name="Friday Dice").click()
     expect(ann).to_have_url(re.compile(rf"{group_path}$"))
     board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
@@ -251,7 +251,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     screens(ann, snap, "farkle-replay-hot-dice")
 
     # The high-score list for goal 3000, chosen with the list's own filters.
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="High scores").click()
+    ui.main_nav(bob).get_by_role("link", name="High scores").click()
     bob.get_by_label("Game").select_option(label="Farkle (10000)")
     bob.get_by_label("Farkle goal").select_option("3000")
     bob.get_by_role("button", name="Show").click()
@@ -361,7 +361,7 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
     screens(page, snap, "solo-game-over")
 
     # The replay, from the player's finished games.
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+    ui.main_nav(page).get_by_role("link", name="Stats").click()
     page.get_by_role("link", name="Finished games").click()
     row = page.locator("#history tbody tr").first
     expect(row).to_contain_text(f"cleo {total}")
@@ -660,7 +660,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     screens(bob, snap, "painted-dicez-over")
 
     # The replay shows both cards side by side, read-only, with the last box scored marked.
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+    ui.main_nav(bob).get_by_role("link", name="Stats").click()
     bob.get_by_role("link", name="Finished games").click()
     bob.get_by_role("link", name=re.compile(r"^Painted DiceZ #\d+$")).click()
     expect(bob.locator("#replay-position")).to_have_text("Step 80 of 80")
@@ -725,7 +725,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     response = bob.goto(group_path)
     assert response.status == 403
     expect(bob.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
     assert game_path in ann.url
     # ann plays on.

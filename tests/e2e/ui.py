@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.helpers import cell
 
 PASSWORD = "six-dice-and-a-cup"
+
+
+def main_nav(page: Page) -> Locator:
+    """The site's menu, opened first where it is folded under the phone header's Menu button."""
+    nav = page.get_by_role("navigation", name="Main")
+    button = nav.get_by_role("button", name="Menu")
+    if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+    return nav
 
 
 def sign_up(page: Page, username: str, email: str = "") -> None:
@@ -27,26 +37,27 @@ def sign_up(page: Page, username: str, email: str = "") -> None:
     page.get_by_label("Password confirmation:", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     expect(page.locator(".messages")).to_contain_text(f"Welcome, {username}!")
-    expect(page.get_by_role("link", name="Your profile")).to_have_text(username)
+    expect(main_nav(page).get_by_role("link", name="Your profile")).to_have_text(username)
 
 
 def log_out(page: Page) -> None:
-    page.get_by_role("button", name="Log out").click()
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in")).to_be_visible()
+    main_nav(page).get_by_role("button", name="Log out").click()
+    expect(page.locator(".nav-user")).not_to_contain_text("Log out")  # the next page, signed out
+    expect(main_nav(page).get_by_role("link", name="Log in")).to_be_visible()
 
 
 def log_in(page: Page, username: str) -> None:
     page.goto("/")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in").click()
+    main_nav(page).get_by_role("link", name="Log in").click()
     page.get_by_label("Username:", exact=True).fill(username)
     page.get_by_label("Password:", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("link", name="Your profile")).to_have_text(username)
+    expect(main_nav(page).get_by_role("link", name="Your profile")).to_have_text(username)
 
 
 def create_group(page: Page, name: str, description: str = "") -> str:
     """Groups in the menu, then the Create a group form; returns the group page's path."""
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    main_nav(page).get_by_role("link", name="Groups").click()
     page.get_by_label("Name:", exact=True).fill(name)
     if description:
         page.get_by_label("Description:", exact=True).fill(description)
@@ -91,7 +102,7 @@ def fill_lobby(
 
 def new_game(page: Page, kind: str, seats: int, goal: str | None = None) -> str:
     """Play in the menu, then the lobby form."""
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    main_nav(page).get_by_role("link", name="Play").click()
     return fill_lobby(page, kind, seats, goal)
 
 
