@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.views.defaults import permission_denied, server_error
 
 from games import catalogue
 from games.models import Game
@@ -211,3 +215,69 @@ def test_statistics_json_carries_the_labels(client, ann, scripted_dice):
     assert table["caption"] == "Average per box" and table["columns"] == ["Average"]
     assert [r["label"] for r in table["rows"]] == list(painted_dicez.LABELS.values())
     assert {"label": "Full House", "values": [0.0]} in table["rows"]
+
+
+# --- the home page tells a visitor what the site is ------------------------------------------------
+
+
+def test_home_shows_a_visitor_the_site(client, settings):
+    response = client.get(reverse("home"))
+    html = response.content.decode()
+    text = _text(response)
+    assert "DiceHall is a free place to play four dice games" in text
+    for kind in catalogue.kinds():
+        assert f"<h3>{kind.name}</h3>" in html and kind.pitch in text
+    # The picture of a real game, small enough for a phone on a slow line.
+    src = re.search(r'<img src="([^"]+\.webp)" width="1280" height="800"\s+alt="A game of ', html)[1]
+    picture = Path(settings.BASE_DIR) / "static" / src.removeprefix(settings.STATIC_URL)
+    assert picture.read_bytes()[8:12] == b"WEBP" and picture.stat().st_size < 120_000
+    # Play solo now: sign up, then the lobby with one seat chosen.
+    solo = reverse("games:lobby") + "?seats=1"
+    assert f'href="{reverse("accounts:signup")}?next={quote(solo)}">Play solo now</a>' in html
+
+
+def test_play_solo_now_signs_up_and_lands_in_the_lobby_set_for_one(client):
+    solo = reverse("games:lobby") + "?seats=1"
+    response = client.post(
+        reverse("accounts:signup") + "?next=" + quote(solo, safe=""),
+        {"username": "newcomer", "password1": "six-dice-and-a-cup", "password2": "six-dice-and-a-cup"},
+    )
+    assert response.status_code == 302 and response["Location"] == solo
+    lobby = client.get(solo)
+    assert lobby.context["form"]["seats"].value() == 1
+
+
+def test_home_for_a_player_offers_solo_play(client, ann):
+    client.force_login(ann)
+    html = client.get(reverse("home")).content.decode()
+    assert f'<a class="button" href="{reverse("games:lobby")}?seats=1">Play solo now</a>' in html
+    assert "hero-picture" not in html
+
+
+# --- branded error pages (DEBUG is off in the test settings) ----------------------------------------
+
+
+def test_404_is_branded(client, settings):
+    assert settings.DEBUG is False
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert [t.name for t in response.templates][:2] == ["404.html", "_error.html"]
+    text = _text(response)
+    assert "DiceHall" in text and "No page here" in text and "Go to the home page" in text
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in response.content.decode()
+
+
+def test_403_is_branded(rf, ann):
+    request = rf.get("/somewhere/")
+    request.user = ann
+    response = permission_denied(request, PermissionDenied())
+    assert response.status_code == 403
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    assert "This page is not for you" in text and "DiceHall" in text
+
+
+def test_500_is_branded_without_a_request_context(rf):
+    response = server_error(rf.get("/"))
+    assert response.status_code == 500
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    assert "Something went wrong on our side" in text and "Go to the home page" in text
