@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.test import Client
 from django.urls import reverse
 from django.views.defaults import permission_denied, server_error
 
@@ -281,3 +282,12 @@ def test_500_is_branded_without_a_request_context(rf):
     assert response.status_code == 500
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
     assert "Something went wrong on our side" in text and "Go to the home page" in text
+
+
+def test_a_refused_form_is_branded_too(ann):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ann)
+    response = client.post(reverse("games:new"), {"kind": "triple-quintzee", "seats": 2})
+    assert response.status_code == 403
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    assert "This form could not be sent" in text and "DiceHall" in text
