@@ -23,7 +23,7 @@ $(VENV)/.dev-installed: requirements/base.txt requirements/dev.txt | $(VENV)/bin
 	touch $@ $(VENV)/.base-installed
 
 node_modules/.installed: package.json package-lock.json
-	@command -v npm >/dev/null || { echo "npm is needed for the chart library (apt-get install npm)"; exit 1; }
+	@command -v npm >/dev/null || { echo "npm is needed for the front-end libraries of package.json (apt-get install npm)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

@@ -1,17 +1,21 @@
-"""Sign-up and the player's own profile.
+"""Sign-up, sign-in and the player's own profile.
 
-Sign-in, log out and passwords are Django's own views; django-axes locks out password guessing
-(accounts/lockout.py).
+Sign-in is Django's own view, which then honours an invitation opened signed out (games/tables/invites.py);
+log out and passwords are Django's own views; django-axes locks out password guessing (accounts/lockout.py).
 """
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from games.tables import invites
+
 from .forms import ProfileForm, SignUpForm
+from .throttle import limit_signups
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -31,6 +35,7 @@ def _next_or(request: HttpRequest, default: str) -> HttpResponse:
     return HttpResponseRedirect(target) if target else redirect(default)
 
 
+@limit_signups
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
@@ -39,8 +44,23 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}!")
-        return _next_or(request, "home")
-    return render(request, "accounts/signup.html", {"form": form, "next": safe_next(request)})
+        # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
+        landing = invites.honour(request)
+        return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
+    context = {"form": form, "next": safe_next(request), "invitation": invites.describe(request)}
+    return render(request, "accounts/signup.html", context)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in; a visitor who opened an invitation signed out lands in its seat or group."""
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(invitation=invites.describe(self.request), **kwargs)
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        landing = invites.honour(self.request)
+        return HttpResponseRedirect(landing) if landing else response
 
 
 @login_required

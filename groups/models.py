@@ -16,6 +16,9 @@ class Group(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="dice_groups"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The secret of the group's invitation link (/groups/join/<token>/); None while there is no link.
+    # A new link gets a new token, so revoking or replacing one makes every copy of the old one useless.
+    invite_token = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["name"]

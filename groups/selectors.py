@@ -14,6 +14,13 @@ def is_member(group: Group, user) -> bool:
     return user.is_authenticated and group.memberships.filter(user=user).exists()
 
 
+def invited_group(token: str) -> Group | None:
+    """The group whose current invitation link has this token, or None (revoked, replaced, or never)."""
+    if not token:
+        return None
+    return Group.objects.select_related("creator").filter(invite_token=token).first()
+
+
 HEAD_TO_HEAD_SQL = """
 SELECT ua.username, ub.username, COUNT(*),
        SUM(CASE WHEN a.resigned < b.resigned

@@ -6,6 +6,8 @@ keep their seats and logs (a deleted group's games are detached from it).
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -68,6 +70,38 @@ def group_add_member(*, group_id: int, user, username: str) -> Membership:
         if not created:
             raise Conflict(f"{member.username} is already a member.")
     return membership
+
+
+def group_invite_create(*, group_id: int, user) -> str:
+    """A new invitation link for the group (its token); any earlier link stops working."""
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "invite with a link")
+        # 18 random bytes: a link nobody guesses, short enough to paste into a chat.
+        group.invite_token = secrets.token_urlsafe(18)
+        group.save(update_fields=["invite_token"])
+    return group.invite_token
+
+
+def group_invite_revoke(*, group_id: int, user) -> None:
+    """No invitation link any more: every copy of the old one shows that it is no longer valid."""
+    with transaction.atomic():
+        group = _group(group_id, lock=True)
+        _creator_only(group, user, "revoke its invitation link")
+        group.invite_token = None
+        group.save(update_fields=["invite_token"])
+
+
+def group_join_by_invite(*, token: str, user) -> tuple[Membership, bool]:
+    """Join the group of a valid invitation link; (membership, whether it is new). Joining twice is
+    harmless: the second time returns the membership there is."""
+    with transaction.atomic():
+        # Locked by its token: a join waiting behind a revocation finds no group (PostgreSQL checks the
+        # condition again once the lock is granted), so a revoked link adds nobody.
+        group = Group.objects.select_for_update().filter(invite_token=token).first() if token else None
+        if group is None:
+            raise NotFound("This invitation is no longer valid.")
+        return Membership.objects.get_or_create(group=group, user=user)
 
 
 def _cut_off(group: Group, member) -> None:

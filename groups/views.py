@@ -1,4 +1,5 @@
-"""Group pages: the list of your groups, a group's page, and the creator's management actions."""
+"""Group pages: the list of your groups, a group's page, the creator's management actions, and the
+group's invitation link."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import Forbidden, GameError
+from games.tables import invites
 from groups import selectors, services
 from groups.forms import AddMemberForm, GroupForm
 from groups.models import Group
@@ -36,7 +39,12 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         # Outsiders with the link learn the name and nothing else.
         return render(request, "groups/outside.html", {"group": group}, status=403)
     context = selectors.group_page(group)
-    context.update(group=group, add_form=AddMemberForm(), is_creator=group.creator_id == request.user.pk)
+    is_creator = group.creator_id == request.user.pk
+    context.update(group=group, add_form=AddMemberForm(), is_creator=is_creator)
+    if is_creator and group.invite_token:
+        invite_path = reverse("groups:invite", args=[group.invite_token])
+        context["invite_url"] = request.build_absolute_uri(invite_path)
+        context["share_text"] = f"{group.creator.username} invites you to the dice group “{group.name}”."
     return render(request, "groups/detail.html", context)
 
 
@@ -98,3 +106,50 @@ def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
 def group_delete(request: HttpRequest, group_id: int) -> HttpResponse:
     response = _act(request, group_id, services.group_delete, "Group deleted. Its games are kept.")
     return response or redirect("groups:list")
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
+    response = _act(
+        request,
+        group_id,
+        services.group_invite_create,
+        "Your group's invitation link is ready: copy it and send it to your friends.",
+    )
+    return response or redirect("groups:detail", group_id=group_id)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, group_id: int) -> HttpResponse:
+    response = _act(
+        request,
+        group_id,
+        services.group_invite_revoke,
+        "The invitation link is revoked: nobody can join with it any more.",
+    )
+    return response or redirect("groups:detail", group_id=group_id)
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The group's invitation link: its name and creator, and one button to join (POST). Signed out, the
+    way in through sign-up or sign-in, after which the visitor is a member (games/tables/invites.py)."""
+    group = selectors.invited_group(token)
+    if group is None:
+        return render(request, "groups/invite_invalid.html", status=404)
+    if not request.user.is_authenticated:
+        invites.remember_group(request, token)
+        return render(request, "groups/invite.html", {"group": group, "next": request.path})
+    if request.method == "POST":
+        try:
+            membership, joined = services.group_join_by_invite(token=token, user=request.user)
+        except GameError as exc:
+            messages.error(request, exc.message)
+            return redirect("groups:invite", token=token)
+        invites.welcome(request, membership, joined)
+        return redirect("groups:detail", group_id=membership.group_id)
+    return render(
+        request, "groups/invite.html", {"group": group, "member": selectors.is_member(group, request.user)}
+    )

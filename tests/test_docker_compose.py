@@ -56,3 +56,18 @@ def test_readme_names_only_what_compose_has():
         assert var in example
     web_env = set(services["web"]["environment"])
     assert web_env - {"DJANGO_SETTINGS_MODULE"} <= documented
+
+
+def test_proxy_ends_tls_and_the_image_has_the_front_end_libraries():
+    """nginx ends TLS (production settings redirect to HTTPS and trust its X-Forwarded-Proto), with the
+    certificate mounted where deploy/nginx.conf reads it; the image installs package.json's libraries
+    (chart.js) before collectstatic, as `make run` does."""
+    proxy = compose()["services"]["proxy"]
+    assert "443:443" in proxy["ports"]
+    assert "./deploy/certs:/etc/nginx/certs:ro" in proxy["volumes"]
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "listen 443 ssl;" in conf and "ssl_certificate certs/fullchain.pem;" in conf
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "npm ci" in dockerfile and "COPY --from=frontend /app/node_modules node_modules" in dockerfile
+    assert dockerfile.index("node_modules node_modules") < dockerfile.index("collectstatic")

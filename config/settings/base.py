@@ -105,9 +105,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Front-end libraries come from npm (package.json; `make run` runs `npm ci`), never copied into the repo.
-if (BASE_DIR / "node_modules" / "chart.js" / "dist").is_dir():
-    STATICFILES_DIRS.append(("vendor/chart.js", BASE_DIR / "node_modules" / "chart.js" / "dist"))
+# Front-end libraries come from npm (package.json; `make run` runs `npm ci`), never copied into the repo:
+# the folder of each that the pages load, as static/vendor/<name>/.
+for _name, _folder in (("chart.js", "dist"), ("fast-json-patch", "module")):
+    if (BASE_DIR / "node_modules" / _name / _folder).is_dir():
+        STATICFILES_DIRS.append((f"vendor/{_name}", BASE_DIR / "node_modules" / _name / _folder))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
@@ -186,6 +188,8 @@ WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
 LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+# Sign-up attempts from one address per hour (accounts/throttle.py).
+SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)
 AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the order accounts.lockout relies on
 AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"

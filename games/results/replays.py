@@ -1,9 +1,12 @@
-"""Replays: every state of a game rebuilt from its action log, and the check that the log gives the
-stored state."""
+"""Replays: every state of a game rebuilt from its action log, the check that the log gives the
+stored state, and the replay page's data: the first step whole, each later one as a JSON Patch."""
 
 from __future__ import annotations
 
+import base64
 import copy
+import gzip
+import itertools
 import json
 
 from games import rules
@@ -42,3 +45,78 @@ def game_verify_replay(*, game_id: int) -> dict:
     if json.dumps(rebuilt, sort_keys=True) != json.dumps(game.state, sort_keys=True):
         raise ReplayMismatch(f"replaying game {game_id} gives a different state than the stored one")
     return copy.deepcopy(rebuilt)
+
+
+def game_replay_frames(game: Game) -> list[dict]:
+    """What the replay page draws at each step (index = seq): the state, the scores and the winners."""
+    engine = game.engine
+    return [
+        {"state": state, "scores": engine.scores(state), "winners": engine.winners(state)}
+        for state in game_replay_states(game)
+    ]
+
+
+def json_diff(before, after, path: str = "") -> list[dict]:
+    """An RFC 6902 patch that turns `before` into `after`: objects key by key, arrays of objects or
+    arrays of the same length item by item, any other change one `replace` of the whole value.
+
+    jsonpatch.make_patch gives the same result item by item in arrays of numbers too, which is about a
+    third longer for dice and took 0.6 s for a 4-player Triple Yahtzee 99 game (this: 15 ms). Equality
+    is Python's, as there (1 == True): no engine turns a value of one type into the other in place, and
+    the tests rebuild every state from the patches byte for byte."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        ops = []
+        for key, old in before.items():
+            where = f"{path}/{_pointer_token(key)}"
+            if key not in after:
+                ops.append({"op": "remove", "path": where})
+            elif old != after[key] or type(old) is not type(after[key]):
+                ops += json_diff(old, after[key], where)
+        ops += [
+            {"op": "add", "path": f"{path}/{_pointer_token(key)}", "value": value}
+            for key, value in after.items()
+            if key not in before
+        ]
+        return ops
+    if (
+        isinstance(before, list)
+        and isinstance(after, list)
+        and len(before) == len(after)
+        and any(isinstance(item, dict | list) for item in before)
+    ):
+        ops = []
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new or type(old) is not type(new):
+                ops += json_diff(old, new, f"{path}/{i}")
+        return ops
+    return [{"op": "replace", "path": path, "value": after}]
+
+
+def _pointer_token(key) -> str:
+    """A key as one reference token of a JSON Pointer (RFC 6901): "~" and "/" escaped."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def game_replay_data(game: Game) -> dict:
+    """The replay page's data: the game's view and card, and, packed, its first frame, the patch of
+    each later step and the log. Packed is gzip in base64: a full 4-player Triple Yahtzee 99 game is
+    about 7 MB of states, 0.6 MB of patches and 50 KB packed, and the page must not depend on the
+    server in front compressing it."""
+    frames = game_replay_frames(game)
+    entries = [
+        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "text": a.result.get("text", "")}
+        for a in game.actions.select_related("seat__user").order_by("seq")
+    ]
+    log = {
+        "first": frames[0],
+        "patches": [json_diff(a, b) for a, b in itertools.pairwise(frames)],
+        "entries": entries,
+    }
+    raw = json.dumps(log, separators=(",", ":"), ensure_ascii=False).encode()
+    return {
+        "kind": game.kind,
+        "view": game.engine.view,
+        "sheet": game.engine.SHEET,
+        "steps": len(frames) - 1,
+        "packed": base64.b64encode(gzip.compress(raw, mtime=0)).decode("ascii"),
+    }

@@ -171,21 +171,6 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/forbidden.html", {"game": game}, status=403)
     if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
-    states = replays.game_replay_states(game)
-    entries = [
-        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "text": a.result.get("text", "")}
-        for a in game.actions.select_related("seat__user").order_by("seq")
-    ]
-    scores = [game.engine.scores(state) for state in states]
-    winners = [game.engine.winners(state) for state in states]
     seats = list(game.seats.select_related("user").order_by("position"))
-    replay = {
-        "kind": game.kind,
-        "view": game.engine.view,
-        "sheet": game.engine.SHEET,
-        "states": states,
-        "scores": scores,
-        "winners": winners,
-        "entries": entries,
-    }
+    replay = replays.game_replay_data(game)
     return render(request, "games/replay.html", {"game": game, "seats": seats, "replay": replay})

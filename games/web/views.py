@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from games import catalogue
 from games.errors import GameError
 from games.models import Game
-from games.tables import lobby, services
+from games.tables import invites, lobby, services
 from games.tables.forms import GameCreateForm
 
 
@@ -81,9 +81,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", game_id=game.pk)
 
 
-@login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game's page, which is also its invitation link: signed out, the invitation."""
     game = get_object_or_404(Game.objects.select_related("creator", "group"), pk=game_id)
+    if not request.user.is_authenticated:
+        return _invitation(request, game)
     if not services.can_watch(game, request.user):
         return render(request, "games/forbidden.html", {"game": game}, status=403)
     seats = list(game.seats.select_related("user").order_by("position"))
@@ -97,7 +99,28 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "seats": seats,
             "my_seat": my_seat,
             "invite_url": invite_url,
+            "share_text": f"{game.creator.username} invites you to play {game.kind_name}.",
             "kind": catalogue.kind(game.kind),
+        },
+    )
+
+
+def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
+    """Who invites the signed-out visitor to what, and the way in. Signing up or in from here takes the
+    seat at once (games/tables/invites.py) while the table is open; the page names no player but the
+    host, as the lobby would."""
+    taken = game.seats.count()
+    if game.status == Game.Status.OPEN:
+        invites.remember_game(request, game)
+    return render(
+        request,
+        "games/invite.html",
+        {
+            "game": game,
+            "taken": taken,
+            "free": max(game.max_seats - taken, 0),
+            "kind": catalogue.kind(game.kind),
+            "next": game.get_absolute_url(),
         },
     )
 

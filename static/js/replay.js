@@ -1,5 +1,26 @@
 // Step-through replay of a finished game, rebuilt on the server from the action log through the engine.
-const data = JSON.parse(document.getElementById("replay-data").textContent);
+// The page carries the first step whole and each later one as a JSON Patch (RFC 6902), gzipped
+// (games/results/replays.py): every state is rebuilt here, once, by applying the patches in order.
+import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
+
+async function unpack(packed) {
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(json).text());
+}
+
+const page = JSON.parse(document.getElementById("replay-data").textContent);
+const { first, patches, entries } = await unpack(page.packed);
+const frames = [first];
+// Not in place: each step is a document of its own.
+for (const patch of patches) frames.push(applyPatch(frames.at(-1), patch, false, false).newDocument);
+const data = {
+  ...page,
+  entries,
+  states: frames.map((f) => f.state),
+  scores: frames.map((f) => f.scores),
+  winners: frames.map((f) => f.winners),
+};
 const board = document.getElementById("replay-board");
 const log = document.getElementById("replay-log");
 const position = document.getElementById("replay-position");

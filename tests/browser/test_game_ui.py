@@ -90,7 +90,7 @@ def test_triple_quintzee_two_players(make_user, play, dice, shot):
     # The right-most rule, before confirming: pointing at column 1 lights up column 3.
     full_house = cell(p1, "full_house", 1)
     expect(full_house).to_have_attribute(
-        "aria-label", "Full House, column 1, empty, would score 25 in column 3"
+        "aria-label", "Full House, column 1, empty, would score 25 \u00d7 3 = 75 in column 3"
     )
     full_house.hover()
     expect(cell(p1, "full_house", 3)).to_have_class(re.compile(r"\blands-here\b"))
@@ -130,9 +130,10 @@ def test_triple_yahtzee_99_two_players(make_user, play, dice, shot):
     p1.click("#roll-button")
     expect(die(p2, 5)).to_have_attribute("aria-label", "Die 5: four")
     expect(cell(p1, "three_of_a_kind", 1)).to_have_attribute(
-        "aria-label", "3 of a Kind, column 1, empty, would score 17"
+        "aria-label", "3 of a Kind, column 1, empty, would score 17 \u00d7 1 = 17"
     )
-    expect(cell(p1, "full_house", 2)).to_have_text("25")
+    # Previews count as the card will: times the column's multiplier.
+    expect(cell(p1, "full_house", 2)).to_have_text("50")
     cell(p1, "three_of_a_kind", 1).hover()
     expect(p1.locator("#g-hint")).to_contain_text("scores 17 \u00d7 1 = 17")
     screens(p1, shot, "triple-yahtzee-99")
@@ -145,7 +146,7 @@ def test_triple_yahtzee_99_two_players(make_user, play, dice, shot):
         die(p2, n).click()
     p2.click("#roll-button")
     expect(die(p1, 4)).to_have_attribute("aria-label", "Die 4: one")
-    expect(cell(p2, "yahtzee", 2)).to_have_text("50")
+    expect(cell(p2, "yahtzee", 2)).to_have_text("100")
     cell(p2, "yahtzee", 2).click()
     expect(score_of(p1, "bob")).to_have_text("100")
     p1.click("#g-board button[data-player='ann']")
@@ -253,7 +254,9 @@ def test_keyboard_only_triple_quintzee_turn(make_user, play, dice):
     for key in ["ArrowDown"] * 8 + ["ArrowRight"] * 2:
         keys.press(key)
     focused = page.locator("#g-board td:focus")
-    expect(focused).to_have_attribute("aria-label", "4 of a Kind, column 3, empty, would score 6")
+    expect(focused).to_have_attribute(
+        "aria-label", "4 of a Kind, column 3, empty, would score 6 \u00d7 3 = 18"
+    )
     expect(page.locator("#g-hint")).to_contain_text("scores 6 \u00d7 3 = 18")
     keys.press("Enter")
     expect(score_of(page, "ann")).to_have_text("18")

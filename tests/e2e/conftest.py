@@ -43,8 +43,14 @@ def visit(browser, server, transactional_db):
         page.set_default_timeout(15_000)
         return page
 
-    def open_visitor(who: str, width: int = 1280, height: int = 900) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    def open_visitor(who: str, width: int = 1280, height: int = 900, touch: bool = False) -> Page:
+        """`touch`: a phone's browser (touch screen, mobile viewport), for journeys played by tapping."""
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            base_url=server,
+            has_touch=touch,
+            is_mobile=touch,
+        )
         contexts.append(context)
         return tab(context, who)
 

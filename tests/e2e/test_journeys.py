@@ -18,6 +18,7 @@ from games.rules import triple_quintzee as tq
 from games.rules import triple_yahtzee_99 as ty
 from tests.browser.helpers import cell, die, score_of, screens
 from tests.e2e import ui
+from tests.e2e.axe import check_axe
 
 # --- journey 1: sign up, make a group, add a friend -------------------------------------------------
 
@@ -25,22 +26,33 @@ from tests.e2e import ui
 def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     ann = visit("ann")
     bob = visit("bob", width=390, height=844)  # bob is on his phone
+    ann.goto("/")
+    check_axe(ann, "home, signed out")
+    ann.get_by_role("link", name="Create an account").click()
+    check_axe(ann, "sign-up form")
     ui.sign_up(ann, "ann", email="ann@example.com")
+    check_axe(ann, "home, signed in, welcome message")
     snap(ann, "ann-signed-up")
     ui.sign_up(bob, "bob")
-    ui.log_out(bob)
 
     ui.create_group(ann, "Friday Dice", "Dice on Friday evenings.")
     ann.get_by_label("Add a player by username:", exact=True).fill("nobody")
     ann.get_by_role("button", name="Add member").click()
     expect(ann.locator(".messages")).to_contain_text("There is no player called 'nobody'.")
+    check_axe(ann, "group page, creator, error message")
     ui.add_member(ann, "bob")
     expect(ann.locator(".group-head")).to_contain_text("Created by ann · 2 members")
     snap(ann, "ann-adds-bob")
+    ann.get_by_role("link", name="Your profile").click()
+    check_axe(ann, "profile")
 
+    ui.log_out(bob)
+    ui.main_nav(bob).get_by_role("link", name="Log in").click()
+    check_axe(bob, "log-in form, phone")
     ui.log_in(bob, "bob")
     ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator(".group-list")).to_have_text("Friday Dice")
+    check_axe(bob, "group list, phone")
     bob.get_by_role("link", name="Friday Dice").click()
     expect(bob.get_by_role("heading", level=1)).to_have_text("Friday Dice")
     expect(bob.locator(".member-list li")).to_have_text(["ann creator", "bob"])
@@ -48,6 +60,7 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     expect(bob.get_by_role("button", name="Add member")).to_have_count(0)
     expect(bob.get_by_role("button", name="Leave group")).to_be_visible()
     expect(bob.get_by_role("link", name="New group game")).to_be_visible()
+    check_axe(bob, "group page, member, phone")
     screens(bob, snap, "bob-sees-the-group")
 
     # Someone outside the group who has its address learns its name and nothing else.
@@ -58,6 +71,18 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     expect(cid.get_by_role("heading", level=1)).to_have_text("Friday Dice")
     expect(cid.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
     expect(cid.locator(".member-list")).to_have_count(0)
+    check_axe(cid, "private group, outsider")
+
+    # The rules of every game, from the menu, on the phone (their wide tables scroll there), and an
+    # address that leads nowhere.
+    for kind in ("Triple Quintzee", "Triple Yahtzee 99", "Painted DiceZ", "Farkle (10000)"):
+        ui.main_nav(bob).get_by_role("link", name=kind).click()
+        expect(bob.get_by_role("heading", level=1)).to_contain_text(f"{kind}: how to play")
+        check_axe(bob, f"rules of {kind}, phone")
+    visit.allow(r"Failed to load resource: the server responded with a status of 404")
+    assert cid.goto("/no-such-page/").status == 404
+    expect(cid.get_by_role("heading", level=1)).to_have_text("No page here")
+    check_axe(cid, "404")
 
 
 # --- journey 2: a Farkle group game, live in two browsers, to the results pages ------------------
@@ -79,15 +104,21 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     ui.add_member(ann, "bob")
 
     ann.get_by_role("link", name="New group game").click()
+    check_axe(ann, "lobby")
     game_path = ui.fill_lobby(
         ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice", named="Farkle (3000)"
     )
     expect(ann.locator(".game-head")).to_contain_text("Group Friday Dice · Goal 3000 · 6 dice")
     link = ui.invite_link(ann)
+    check_axe(ann, "waiting room, host")
     snap(ann, "waiting-room")
+    bob.goto(link)
+    check_axe(bob, "waiting room, invited")
     ui.join_from_link(bob, link)
     expect(ann.locator("#seat-list")).to_contain_text("bob")  # live, without a reload
+    check_axe(ann, "waiting room, full")
     ui.start(ann, bob, seats=2)
+    check_axe(bob, "Farkle, the other's turn")
     snap(bob, "bob-follows-into-the-game")
 
     dice(
@@ -112,6 +143,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(ann.locator("#bank-button")).to_be_disabled()
     ann.keyboard.press("b")
     expect(ann.get_by_role("alert")).to_have_text("You need at least 300 points to bank; this turn has 150.")
+    check_axe(ann, "Farkle, dice set aside, a refusal")
     snap(ann, "bank-under-300-refused")
     ann.get_by_role("button", name="Set aside, roll 4 dice").click()
     watch_die(bob, 1, 5)
@@ -131,6 +163,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     bob.get_by_role("button", name="Set aside, roll 5 dice").click()
     expect(bob.locator("#g-moment.farkle")).to_contain_text("You rolled no scoring dice: 100 points lost.")
     expect(ann.locator("#g-moment.farkle")).to_contain_text("bob rolled no scoring dice: 100 points lost.")
+    check_axe(ann, "Farkle, a Farkle")
     snap(ann, "bob-farkles")
     for page in (ann, bob):
         expect(page.locator("#lap-counter")).to_have_text("Lap 2")
@@ -144,6 +177,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(ann.locator("#selection-value")).to_have_text("Selected: 3000")
     expect(ann.locator("#bank-button")).to_be_disabled()
     expect(ann.locator("#bank-why")).to_contain_text("roll them all again to confirm")
+    check_axe(ann, "Farkle, hot dice to confirm")
     snap(ann, "hot-dice-to-confirm")
     ann.get_by_role("button", name="Hot dice! Roll all 6").click()
     for page in (ann, bob):
@@ -161,6 +195,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     # The lap is not over: bob still has his turn.
     expect(bob.locator("#g-turn")).to_have_text("Your turn")
     expect(ann.locator("#g-turn")).to_have_text("bob's turn")
+    check_axe(bob, "Farkle, final round")
     snap(bob, "final-round-bob-to-play")
 
     bob.get_by_role("button", name="Roll 6 dice").click()
@@ -179,6 +214,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     lines = ann.locator("#g-log li[data-seq]")
     expect(lines).to_have_count(10)
     expect(bob.locator("#g-log li[data-seq]")).to_have_text(lines.all_text_contents())
+    check_axe(ann, "Farkle, game over")
     screens(ann, snap, "farkle-over-ann")
     screens(bob, snap, "farkle-over-bob")
     game_id = re.search(r"/games/(\d+)/", game_path)[1]
@@ -193,6 +229,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         expect(row).to_contain_text("Friday Dice")
         expect(row).to_contain_text("ann 3700 (2 laps)")
         expect(row.locator("td").last).to_have_text(result)
+    check_axe(bob, "history")
     snap(bob, "bob-history")
 
     # Both players' statistics for goal 3000, reached through the page's tabs.
@@ -214,6 +251,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         expect(page).to_have_url(re.compile(rf"/players/{name}/\?kind=farkle&goal=3000$"))
         for stat, value in figures[name].items():
             expect(page.locator(f"#stats-figures dd[data-stat='{stat}']")).to_have_text(value)
+    check_axe(ann, "statistics")
     snap(ann, "ann-statistics")
 
     # The group's leaderboard.
@@ -224,6 +262,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(board.locator("tbody tr")).to_have_count(1)
     expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
     expect(ann.locator("main")).to_contain_text("ann vs bob")
+    check_axe(ann, "group page with results")
     screens(ann, snap, "group-leaderboard")
 
     # The replay, from the group's recent results: the Farkle and the hot dice again, then the end.
@@ -236,6 +275,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     )
     expect(ann.locator("#replay-board .farkle-info")).to_contain_text("Goal 3000")
     expect(ann.locator("#lap-counter")).to_have_text("Lap 2")
+    check_axe(ann, "Farkle replay, last step")
     for _ in range(5):
         ann.keyboard.press("ArrowLeft")
     expect(position).to_have_text("Step 5 of 10")
@@ -248,10 +288,12 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(ann.locator("#replay-board .g-moment.hot")).to_contain_text("Hot dice!")
     expect(ann.locator("#replay-board .aside-list li")).to_have_count(1)
     expect(ann.locator("#replay-board .turn-total")).to_have_text("Turn points: 3000")
+    check_axe(ann, "Farkle replay, hot dice")
     screens(ann, snap, "farkle-replay-hot-dice")
 
     # The high-score list for goal 3000, chosen with the list's own filters.
     ui.main_nav(bob).get_by_role("link", name="High scores").click()
+    check_axe(bob, "high scores")
     bob.get_by_label("Game").select_option(label="Farkle (10000)")
     bob.get_by_label("Farkle goal").select_option("3000")
     bob.get_by_role("button", name="Show").click()
@@ -259,6 +301,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     rows = bob.locator("#highscores tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first.locator("td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
+    check_axe(bob, "high scores, Farkle goal 3000")
     snap(bob, "farkle-high-scores")
 
 
@@ -332,6 +375,7 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
     ui.new_game(page, "Triple Quintzee", seats=1)
     expect(page.locator("#g-turn")).to_have_text("Your turn")
     expect(page.locator(".g-keys")).to_contain_text("Space rolls")
+    check_axe(page, "Triple Quintzee, solo start")
     snap(page, "solo-start")
 
     for turn, ((box, picked, dice_), column) in enumerate(zip(plan, landed, strict=True), start=1):
@@ -342,8 +386,9 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
             expect(page.locator("#roll-count")).to_have_text("1 of 3 rolls used")
             page.keyboard.press("ArrowDown")
             expect(page.locator("#g-board td:focus")).to_have_attribute(
-                "aria-label", "Ones, column 1, empty, would score 4"
+                "aria-label", "Ones, column 1, empty, would score 4 \u00d7 1 = 4"
             )
+            check_axe(page, "Triple Quintzee, rolled, a box in focus")
             page.keyboard.press("Enter")
         else:
             ui.roll_and_score(page, box, picked)
@@ -353,11 +398,13 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
         if turn == 5:
             expect(page.locator("#g-moment.bonus")).to_contain_text("Quintzee bonus!")
             expect(page.locator("#g-last")).to_contain_text("Quintzee bonus: 100 more in column 3.")
+            check_axe(page, "Triple Quintzee, a bonus")
             snap(page, "quintzee-bonus")
 
     expect(page.locator("#g-end .verdict")).to_have_text(f"You win with {total} points!")
     expect(score_of(page, "cleo")).to_have_text(str(total))
     expect(page.locator("#g-board tfoot")).to_contain_text(str(total))
+    check_axe(page, "Triple Quintzee, game over")
     screens(page, snap, "solo-game-over")
 
     # The replay, from the player's finished games.
@@ -380,6 +427,7 @@ def check_tq_replay(page: Page, snap, total: int) -> None:
     expect(page.locator("#replay-board tfoot")).to_contain_text(str(total))
     # Read-only: nothing on the card can be chosen or reached with Tab.
     expect(page.locator("#replay-board td.choosable, #replay-board td[tabindex='0']")).to_have_count(0)
+    check_axe(page, "Triple Quintzee replay, last step")
     screens(page, snap, "replay-last-step")
 
     page.get_by_role("button", name="First step").click()
@@ -392,6 +440,7 @@ def check_tq_replay(page: Page, snap, total: int) -> None:
     expect(position).to_have_text(f"Step 1 of {steps}")
     expect(page.locator("#replay-event")).to_have_text("cleo rolled 1, 1, 1, 1, 2.")
     expect(page.locator("#replay-dice [data-key='5']")).to_have_attribute("aria-label", "Die 5: two")
+    check_axe(page, "Triple Quintzee replay, a roll")
 
     page.get_by_role("button", name="Next step").click()
     expect(position).to_have_text(f"Step 2 of {steps}")
@@ -427,6 +476,7 @@ def check_tq_replay(page: Page, snap, total: int) -> None:
     expect(page.locator("#replay-log li.current")).to_have_attribute("data-step", "10")
     expect(page.locator("#replay-board .g-moment.bonus")).to_contain_text("Quintzee bonus!")
     expect(page.locator("#replay-board td[data-box='fives'][data-col='3']")).to_have_text("25")
+    check_axe(page, "Triple Quintzee replay, a bonus")
     screens(page, snap, "replay-quintzee-bonus")
 
     page.get_by_role("button", name="Last step").click()
@@ -597,14 +647,22 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     expect(ann.locator("#g-board thead")).to_contain_text("\u2192 \u00d72")
 
     # The pages show the card of the player to move: a column's new status is checked on both pages
-    # once its owner is next to play.
+    # once its owner is next to play. The player who has just scored still sees their own card (until
+    # the next player's first roll), and turns to the owner's with its tab.
     checks: dict[str, list] = {}
 
     def milestones(i, player, text):
         for name, statuses in checks.items():
             for page in (ann, bob):
+                if page is pages[player]:
+                    tab = page.locator(f"#g-board button[data-player='{player}']")
+                    expect(tab).to_have_attribute("aria-pressed", "true")
+                    page.locator(f"#g-board button[data-player='{statuses[0][0]}']").click()
                 for owner, column, status, multiplier in statuses:
                     column_status(page, owner, column, status, multiplier)
+                # A click beside the tabs: Space is the pressed tab's own key while it has the focus.
+                page.locator("#g-turn").click()
+            check_axe(bob, name)
             snap(bob, name)
         checks.clear()
         if text.endswith("Column 1 is upgraded to 2x.") and player == "ann":
@@ -616,6 +674,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
                 ("bob", 3, "blocked", "\u00d73"),
             ]
         if i == 10:
+            check_axe(ann, "Triple Yahtzee 99, early")
             snap(ann, "ty99-early")
 
     play_card_game(pages, turns, texts, after=milestones)
@@ -633,6 +692,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
         expected = ["upgraded"] * 3 if player == "ann" else ["upgraded", "blocked", "blocked"]
         expect(statuses).to_have_text(expected)
     ann.locator("#g-board button[data-player='ann']").click()
+    check_axe(ann, "Triple Yahtzee 99, game over")
     screens(ann, snap, "ty99-over")
 
     # Painted DiceZ: 40 turns.
@@ -640,7 +700,14 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     texts = engine_texts(pdz, ["ann", "bob"], turns)
     dice(*[d for *_, d in turns])
     two_player_table(ann, bob, "Painted DiceZ")
-    play_card_game(pages, turns, texts)
+    expect(ann.locator("#g-turn")).to_contain_text("Your turn")
+    ann.keyboard.press("Space")
+    expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    check_axe(ann, "Painted DiceZ, rolled")
+    check_axe(bob, "Painted DiceZ, the other's turn")
+    cell(ann, turns[0][1], 0).click()
+    expect(bob.locator("#g-last")).to_have_text(texts[0])
+    play_card_game(pages, turns[1:], texts[1:])
     pd_totals = {p: pd_by_hand(p) for p in pages}
     assert pd_totals == {"ann": (35, 35, 513), "bob": (35, 35, 463)}
     expect(ann.locator("#g-end .verdict")).to_have_text("You win with 513 points!")
@@ -657,6 +724,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
         expect(card.locator("tfoot")).to_contain_text(str(total))
     expect(cell(bob, "dicez")).to_have_text("0")  # bob's card is on show: his scratched DiceZ
     bob.locator("#g-board button[data-player='ann']").click()
+    check_axe(bob, "Painted DiceZ, game over")
     screens(bob, snap, "painted-dicez-over")
 
     # The replay shows both cards side by side, read-only, with the last box scored marked.
@@ -671,6 +739,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     bob.keyboard.press("ArrowLeft")
     expect(bob.locator("#replay-event")).to_have_text("bob rolled red 6, blue 6, green 5, yellow 5, pink 4.")
     expect(bob.locator("#replay-dice [data-key='1']")).to_have_attribute("aria-label", "Die 1: six, red")
+    check_axe(bob, "Painted DiceZ replay")
     screens(bob, snap, "painted-dicez-replay")
 
 
@@ -713,6 +782,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     expect(bob.locator("#game-root")).to_have_attribute("data-conn", "closed")
     expect(bob.locator(".g-layout")).to_have_css("pointer-events", "none")  # greyed out, nothing to press
     expect(ann.locator("#g-players li[data-player='bob'] .dot")).to_have_class(re.compile(r"\boffline\b"))
+    check_axe(bob, "game page, cut off")
     snap(bob, "bob-cut-off")
 
     # A reload, the group page and the group list: all closed to him now.
@@ -721,12 +791,14 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     expect(bob.get_by_role("heading", level=1)).to_have_text("Members only")
     expect(bob.locator("main")).to_contain_text("This game belongs to the group “Friday Dice”")
     expect(bob.locator("#game-root")).to_have_count(0)
+    check_axe(bob, "game page, members only")
     snap(bob, "bob-game-403")
     response = bob.goto(group_path)
     assert response.status == 403
     expect(bob.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
     ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
+    check_axe(bob, "group list, empty")
     assert game_path in ann.url
     # ann plays on.
     expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
@@ -782,6 +854,7 @@ def test_a_dropped_connection_catches_up_without_a_reload(visit, dice, snap):
     expect(score_of(ann, "ann")).to_have_text("75")
     expect(bob.locator("#roll-count")).to_have_text("1 of 3 rolls used")  # bob's page cannot know yet
     expect(score_of(bob, "ann")).to_have_text("0")
+    check_axe(bob, "game page, reconnecting")
     snap(bob, "bob-reconnecting")
 
     bob.context.set_offline(False)

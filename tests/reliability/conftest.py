@@ -90,22 +90,17 @@ class Daphne:
     def ws_url(self, game_id: int) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}/"
 
+    def _argv(self) -> list[str]:
+        address = ["-b", "127.0.0.1", "-p", str(self.port)]
+        return [sys.executable, "-m", "daphne", *address, "config.asgi:application"]
+
     def start(self, timeout: float = 30) -> float:
         """Start the process and wait until /healthz answers 200; return the seconds that took."""
         ARTIFACTS.mkdir(exist_ok=True)
         log = self.log_path.open("a")
         began = time.monotonic()
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "config.asgi:application",
-            ],
+            self._argv(),
             cwd=ROOT,
             env=self.env,
             stdout=log,
@@ -217,6 +212,8 @@ class Socket:
             open_timeout=wait,
             max_size=None,
             ping_interval=None,
+            # wss through the test's nginx trusts its self-signed certificate (tests/reliability/topology.py).
+            **({"ssl": self.server.ssl_context} if hasattr(self.server, "ssl_context") else {}),
         )
         return await self.next("snapshot", wait)
 

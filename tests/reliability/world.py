@@ -18,6 +18,8 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``group-open``: a Farkle table of the group waiting for players (ann seated);
 - ``open``: a public Farkle table waiting for players (ann seated);
 - ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
+
+The group has an invitation link (``world.group.invite_token``).
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def build() -> World:
     group = group_services.group_create(creator=u["creator"], name="Friday dice", description="Fridays.")
     for role in ("member", "seated", "waiting"):
         group_services.group_add_member(group_id=group.pk, user=u["creator"], username=u[role].username)
+    group.invite_token = group_services.group_invite_create(group_id=group.pk, user=u["creator"])
     world.group = group
     for kind in KINDS:
         world.games[f"public-{kind}"] = _table(u["seated"], [u["waiting"]], kind)

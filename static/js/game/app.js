@@ -11,6 +11,9 @@ import { bindKeys } from './keyboard.js';
 import { viewModule } from './views.js';
 
 const OVER = new Set(['finished', 'abandoned']);
+// A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
+// the game moves on).
+const ERROR_MS = 6000;
 
 export class GameApp {
   constructor(root) {
@@ -24,6 +27,8 @@ export class GameApp {
     this.lastCurrent = undefined;
     this.rolled = new Set();
     this.error = '';
+    this.stickyError = false;
+    this.errorTimer = null;
     this.nextGame = null;
     this.confirmResign = false;
     this.fatal = null;
@@ -37,7 +42,7 @@ export class GameApp {
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
-        if (alert) this.#setError(alert);
+        if (alert) this.#setError(alert, { sticky: status === 'closed' });
       },
     });
   }
@@ -118,7 +123,8 @@ export class GameApp {
     const action = event.action ?? {};
     const rolled = this.view.effects(event);
     if (action.type === 'roll') this.rolled = rolled;
-    if (event.player === this.me && ['roll', 'score', 'bank'].includes(action.type)) this.#setError('');
+    // Whatever was refused was refused in the situation before this event.
+    if (!this.stickyError) this.#setError('');
   }
 
   #followTurn() {
@@ -132,6 +138,7 @@ export class GameApp {
     if (s.current !== this.lastCurrent) {
       this.lastCurrent = s.current;
       this.confirmResign = false;
+      if (!this.stickyError) this.#setError('');
     }
     this.view.follow(s);
   }
@@ -183,9 +190,11 @@ export class GameApp {
       error: el('g-error', 'p', { class: 'g-error', role: 'alert' }),
       moment: el('g-moment', 'div', { class: 'g-moment' }),
       board: el('g-board', 'div', { class: 'g-board' }),
+      beside: el('g-beside', 'div', { class: 'g-beside' }),
       players: el('g-players', 'ul', { class: 'g-players' }),
       actions: el('g-actions', 'div', { class: 'g-actions' }),
-      log: el('g-log', 'ol', { class: 'g-log', role: 'log', 'aria-label': 'Game log' }),
+      // Focusable, so that a keyboard can scroll it; the live region (role=log) is its wrapper: a list stays a list.
+      log: el('g-log', 'ol', { class: 'g-log', tabindex: '0', 'aria-labelledby': 'g-log-title' }),
       keys: h('p', { class: 'g-keys muted' }),
     });
     const d = this.dom;
@@ -194,13 +203,15 @@ export class GameApp {
       h('div', { class: 'g-layout' },
         h('section', { class: 'g-play', 'aria-label': 'Table' },
           d.end, d.turn, d.last,
-          h('div', { class: 'g-tray' }, d.dice, d.controls),
-          d.hint, d.error, d.moment, d.board),
+          // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
+          // and what the box being chosen would score are always seen together.
+          h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
+          d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
             h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
-            h('h2', { id: 'g-log-title' }, 'Game log'), d.log),
+            h('h2', { id: 'g-log-title' }, 'Game log'), h('div', { role: 'log' }, d.log)),
           d.keys)));
   }
 
@@ -211,8 +222,12 @@ export class GameApp {
     this.root.dataset.conn = status;
   }
 
-  #setError(text) {
+  // `sticky`: a connection closed for good explains itself until the page is left.
+  #setError(text, { sticky = false } = {}) {
     this.error = text;
+    this.stickyError = Boolean(text) && sticky;
+    clearTimeout(this.errorTimer);
+    if (text && !sticky) this.errorTimer = setTimeout(() => this.#setError(''), ERROR_MS);
     if (this.dom?.error && this.dom.error.textContent !== text) this.dom.error.textContent = text;
   }
 
@@ -332,7 +347,9 @@ export class GameApp {
   }
 
   #renderBoard() {
-    this.view.board(this.dom.board, (name, value) => this.#changedSig(name, value));
+    const changed = (name, value) => this.#changedSig(name, value);
+    this.view.board(this.dom.board, changed);
+    this.view.beside(this.dom.beside, changed);
   }
 
   #renderPlayers() {

@@ -4,10 +4,14 @@
 
 import { fill, h } from './dom.js';
 import { diceRow } from './dice.js';
-import { bonusMoment, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex } from './cards.js';
+import { bonusMoment, boxLabel, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex, worthOf } from './cards.js';
 import { GameView } from './view.js';
 
 const ARROWS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
+// A finger has no hover to preview with and taps by mistake: its first tap on a box only shows what the
+// box would score, and a second tap (or the Score button) scores. A mouse hovers first and scores at
+// one click; Enter scores at once.
+const TWO_TAPS = new Set(['touch', 'pen']);
 
 class CardPlay extends GameView {
   constructor(app, sheet) {
@@ -18,6 +22,9 @@ class CardPlay extends GameView {
     this.lastCurrent = undefined;
     this.nav = { row: 0, col: 1 };
     this.pointing = null;
+    this.selected = null;
+    this.keepMine = false;
+    this.lastPointer = '';
   }
 
   get keysHelp() {
@@ -31,14 +38,23 @@ class CardPlay extends GameView {
   newTurn(s) {
     this.holds = new Set(s.held ?? []);
     this.pointing = null;
+    this.selected = null;
   }
 
-  // The card on show follows the player to move, until the viewer picks another tab.
+  // The card on show follows the player to move, until the viewer picks another tab; except that the
+  // viewer's own card stays on show after they score, until the next player's first roll, so that they
+  // see the box they filled.
   follow(s) {
     const me = this.app.me;
     if (s.current !== this.lastCurrent) {
+      const justPlayed = this.lastCurrent === me && this.viewed === me && s.players.includes(me);
       this.lastCurrent = s.current;
-      if (s.current) this.viewed = s.current;
+      this.keepMine = justPlayed && Boolean(s.current) && s.current !== me && !s.over;
+      if (s.current && !this.keepMine) this.viewed = s.current;
+    }
+    if (this.keepMine && s.roll > 0) {
+      this.keepMine = false;
+      this.viewed = s.current;
     }
     if (!this.viewed || !s.players.includes(this.viewed)) {
       this.viewed = s.current ?? (s.players.includes(me) ? me : s.players[0]);
@@ -84,7 +100,14 @@ class CardPlay extends GameView {
   }
 
   controls() {
-    return cardControls({ sheet: this.sheet, state: this.app.state, holds: this.holds, mine: this.app.myTurn, onRoll: () => this.app.roll() });
+    const sel = this.selected;
+    const card = this.app.state.cards[this.app.me];
+    const chosen = sel && card ? { label: boxLabel(this.sheet, sel.name), worth: worthOf(this.sheet, card, sel.entry).worth } : null;
+    return cardControls({
+      sheet: this.sheet, state: this.app.state, holds: this.holds, mine: this.app.myTurn, onRoll: () => this.app.roll(),
+      // Read at the press, not when drawn: the button is only redrawn when its text changes.
+      chosen, onScore: () => this.selected && this.#score(this.selected.name, this.selected.column), onCancel: () => this.#select(null),
+    });
   }
 
   turnHint() {
@@ -96,8 +119,12 @@ class CardPlay extends GameView {
 
   pointedHint() {
     const card = this.app.state.cards[this.viewed];
+    const sel = this.selected;
+    if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, 'tap');
     const p = this.pointing;
-    return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column) : null;
+    // Watching another player's dice: what they would score, with nothing to choose.
+    const how = this.app.myTurn && this.viewed === this.app.me ? 'click' : 'watch';
+    return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column, how) : null;
   }
 
   moment() {
@@ -109,7 +136,11 @@ class CardPlay extends GameView {
     const s = app.state;
     const owner = this.viewed;
     const card = s.cards[owner];
-    this.el = el;
+    if (this.el !== el) {
+      // For browsers whose click events do not say what pressed: the last pointer to go down did.
+      el.addEventListener('pointerdown', (e) => { this.lastPointer = e.pointerType; });
+      this.el = el;
+    }
     if (!card) return;
     const live = owner === s.current && s.roll > 0 && !s.over;
     const choosable = live && app.myTurn;
@@ -118,7 +149,7 @@ class CardPlay extends GameView {
     const table = cardTable({
       sheet: this.sheet, owner, card, previews: previewIndex(preview), live, choosable, nav: this.nav,
       handlers: {
-        choose: (name, column) => this.#choose(name, column),
+        choose: (name, column, entry, event) => this.#choose(name, column, entry, event),
         point: (name, column, entry) => this.#point(name ? { name, column, entry } : null),
         focus: (row, col, name, column, entry) => {
           this.nav = { row, col };
@@ -128,18 +159,55 @@ class CardPlay extends GameView {
       },
     });
     fill(el,
-      cardTabs({ state: s, scores: app.client.scores, viewed: owner, me: app.me, onView: (p) => { this.viewed = p; this.pointing = null; app.render(); } }),
+      cardTabs({
+        state: s, scores: app.client.scores, viewed: owner, me: app.me,
+        onView: (p) => {
+          this.viewed = p;
+          this.keepMine = false;
+          this.pointing = null;
+          this.selected = null;
+          app.render();
+        },
+      }),
       cardCaption({ owner, me: app.me, card, live, choosable }),
       h('div', { class: 'card-scroll' }, table));
     this.#highlight();
   }
 
-  #choose(name, column) {
+  // On a wide screen (game.css shows them from 1100 px) the other players' cards sit beside the one on
+  // show, read-only: your own card stays in sight while the others play.
+  beside(el, changed) {
+    const s = this.app.state;
+    const others = s.players.filter((p) => p !== this.viewed && s.cards[p]);
+    const e = s.last_event;
+    if (!changed('beside', [others, others.map((p) => s.cards[p]), this.app.me, e && [e.type, e.player, e.box, e.column]])) return;
+    fill(el, others.map((p) => readOnlyCard(this.sheet, s, p, { mine: p === this.app.me })));
+  }
+
+  #choose(name, column, entry, event) {
     // Only the player to move, on their own card; the server explains any box it refuses.
     if (!this.app.myTurn || this.viewed !== this.app.me || name == null) return;
+    const sel = this.selected;
+    const again = sel?.name === name && sel.column === column;
+    // No event: Enter, which scores at once.
+    const pointer = event ? event.pointerType || this.lastPointer : '';
+    if (TWO_TAPS.has(pointer) && entry && !again) return this.#select({ name, column, entry });
+    this.#score(name, column);
+  }
+
+  #score(name, column) {
+    this.selected = null;
     const action = { type: 'score', box: name };
     if (this.sheet.columns > 1) action.column = column;
     this.app.send(action);
+    this.app.render();
+  }
+
+  // The box tapped once: marked on the card, its worth in the hint and on the Score button.
+  #select(sel) {
+    this.selected = sel;
+    this.app.render();
+    this.#highlight();
   }
 
   // Arrow keys: the first press brings focus into the card, later ones move it.
@@ -181,13 +249,20 @@ class CardPlay extends GameView {
   }
 
   #highlight() {
-    for (const el of this.el.querySelectorAll('.lands-here, .pointed')) el.classList.remove('lands-here', 'pointed');
-    const p = this.pointing;
+    if (!this.el) return;
+    for (const el of this.el.querySelectorAll('.lands-here, .pointed, .selected')) el.classList.remove('lands-here', 'pointed', 'selected');
+    const sel = this.selected;
+    if (sel) this.#cellOf(sel.name, sel.column ?? 0)?.classList.add('selected');
+    // A tapped box is what the card shows until it is scored or let go; the pointer only adds to it.
+    const p = sel ?? this.pointing;
     if (!p) return;
     const col = p.column ?? 0;
-    this.el.querySelector(`td[data-box="${p.name}"][data-col="${col}"]`)?.classList.add('pointed');
-    const lands = p.entry.lands ?? col;
-    this.el.querySelector(`td[data-box="${p.name}"][data-col="${lands}"]`)?.classList.add('lands-here');
+    if (p !== sel) this.#cellOf(p.name, col)?.classList.add('pointed');
+    this.#cellOf(p.name, p.entry.lands ?? col)?.classList.add('lands-here');
+  }
+
+  #cellOf(name, col) {
+    return this.el.querySelector(`td[data-box="${name}"][data-col="${col}"]`);
   }
 }
 
@@ -201,6 +276,17 @@ function markScored(table, state, player) {
   const e = state.last_event;
   if (!e || e.player !== player || !['score', 'skip'].includes(e.type)) return;
   table.querySelector(`td[data-box="${e.box}"][data-col="${e.column ?? 0}"]`)?.classList.add('just-scored');
+}
+
+// A player's card with nothing to point at or choose, its last filled box marked: the replay's cards,
+// and the other players' cards beside the live one on a wide screen.
+function readOnlyCard(sheet, state, owner, { mine = false } = {}) {
+  const card = state.cards[owner];
+  const table = cardTable({ sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY });
+  markScored(table, state, owner);
+  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': mine ? 'Your card' : `${owner}'s card` },
+    h('p', { class: 'card-caption' }, h('strong', {}, mine ? 'Your card' : owner), ` · ${card.total} points`),
+    h('div', { class: 'card-scroll' }, table));
 }
 
 // One state of a finished game, read-only: every player's card side by side.
@@ -218,17 +304,7 @@ class CardReplay {
   }
 
   board(state) {
-    return h('div', { class: 'replay-cards' },
-      state.players.map((owner) => {
-        const card = state.cards[owner];
-        const table = cardTable({
-          sheet: this.sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY,
-        });
-        markScored(table, state, owner);
-        return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': `${owner}'s card` },
-          h('p', { class: 'card-caption' }, h('strong', {}, owner), ` · ${card.total} points`),
-          h('div', { class: 'card-scroll' }, table));
-      }));
+    return h('div', { class: 'replay-cards' }, state.players.map((owner) => readOnlyCard(this.sheet, state, owner)));
   }
 
   goal() { return 0; }

@@ -47,7 +47,7 @@ export function previewIndex(preview) {
   return map;
 }
 
-function boxLabel(sheet, name) {
+export function boxLabel(sheet, name) {
   return boxRows(sheet).get(name)?.label ?? name;
 }
 
@@ -61,7 +61,18 @@ function cellText(sheet, name, value) {
   return String(value);
 }
 
-function describeCell(sheet, name, column, value, entry) {
+// What a preview counts for on the card: its value times the multiplier of the column it lands in.
+export function worthOf(sheet, card, entry) {
+  if (sheet.columns === 1) return { value: entry.value, multiplier: null, worth: entry.value };
+  const multiplier = card.columns[(entry.lands ?? entry.column) - 1].multiplier;
+  return { value: entry.value, multiplier, worth: entry.value * multiplier };
+}
+
+function worthText({ value, multiplier, worth }) {
+  return multiplier == null ? String(value) : `${value} × ${multiplier} = ${worth}`;
+}
+
+function describeCell(sheet, card, name, column, value, entry) {
   const waste = isWaste(sheet, name);
   const parts = [boxLabel(sheet, name)];
   if (sheet.columns > 1) parts.push(`column ${column}`);
@@ -70,7 +81,7 @@ function describeCell(sheet, name, column, value, entry) {
     parts.push('empty');
     if (entry) {
       const elsewhere = entry.lands != null && entry.lands !== column ? ` in column ${entry.lands}` : '';
-      parts.push(waste ? 'waste the turn here' : `would score ${entry.value}${elsewhere}`);
+      parts.push(waste ? 'waste the turn here' : `would score ${worthText(worthOf(sheet, card, entry))}${elsewhere}`);
     }
   }
   return parts.join(', ');
@@ -78,8 +89,9 @@ function describeCell(sheet, name, column, value, entry) {
 
 /**
  * One player's card as an ARIA grid. `live` is set when this card belongs to the player to move and
- * the dice have been rolled: empty boxes then show what they would score (`previews`), and when
- * `choosable` they can be picked by click or Enter.
+ * the dice have been rolled: empty boxes then show what they would count for (`previews`, times the
+ * column's multiplier; a box that would score 0 keeps quiet until pointed at), and when `choosable`
+ * they can be picked by click, tap or Enter.
  */
 export function cardTable({ sheet, owner, card, previews, live, choosable, nav, handlers }) {
   const cols = columnsOf(card, sheet);
@@ -122,7 +134,7 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
         if (entry) {
           classes.push('preview', entry.value ? 'scores' : 'zero');
           if (choosable) classes.push('choosable');
-          content = row.waste ? '✗' : String(entry.value);
+          content = row.waste ? '✗' : String(worthOf(sheet, card, entry).worth);
           if (entry.lands != null && entry.lands !== column) {
             classes.push('moves');
             extra = h('span', { class: 'lands-mark', 'aria-hidden': 'true' }, `→${entry.lands}`);
@@ -131,9 +143,9 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
         return h('td', {
           class: classes.join(' '),
           tabindex: here ? '0' : '-1',
-          'aria-label': describeCell(sheet, name, column, value, entry),
+          'aria-label': describeCell(sheet, card, name, column, value, entry),
           dataset: { box: name, col: String(column ?? 0), row: String(r), c: String(c), focusKey: `cell:${owner}:${name}:${c}` },
-          onclick: () => handlers.choose(name, column, entry),
+          onclick: (e) => handlers.choose(name, column, entry, e),
           onmouseenter: () => handlers.point(name, column, entry),
           onmouseleave: () => handlers.point(null),
           onfocus: () => handlers.focus(r, c, name, column, entry),
@@ -148,21 +160,24 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
     h('thead', {}, head), h('tbody', {}, body), h('tfoot', {}, foot));
 }
 
-// The sentence under the dice while the player points at a box: where it lands and what it is worth.
-export function landingHint(sheet, card, entry, picked) {
+// The sentence under the dice for the box pointed at or tapped: where it lands and what it is worth.
+// `how` says how to confirm it: a mouse clicks once ('click'), a finger taps twice or presses Score
+// ('tap'); someone watching another player's turn has nothing to confirm ('watch').
+export function landingHint(sheet, card, entry, picked, how = 'click') {
   const row = boxRows(sheet).get(entry.box);
   const label = boxLabel(sheet, entry.box);
-  if (row?.waste) return `${label}, column ${picked}: waste this turn (no points). Click or press Enter to choose it.`;
-  if (sheet.columns === 1) return `${label}: scores ${entry.value}. Click or press Enter to choose it.`;
-  const col = card.columns[entry.lands - 1];
-  const worth = entry.value * col.multiplier;
+  const confirm = { tap: 'Tap it again or press Score to choose it.', click: 'Click or press Enter to choose it.' }[how] ?? '';
+  if (row?.waste) return `${label}, column ${picked}: waste this turn (no points). ${confirm}`.trim();
+  if (sheet.columns === 1) return `${label}: scores ${entry.value}. ${confirm}`.trim();
+  const { multiplier, worth } = worthOf(sheet, card, entry);
   let text = `${label}, column ${picked}: scores ${entry.value}`;
   if (entry.lands !== picked) text += ` in column ${entry.lands}${row?.moves ? ` (${row.moves})` : ''}`;
-  text += ` × ${col.multiplier} = ${worth}. Click or press Enter to choose it.`;
-  return text;
+  text += ` × ${multiplier} = ${worth}. ${confirm}`;
+  return text.trim();
 }
 
-export function cardControls({ sheet, state: s, holds, mine, onRoll }) {
+/** `chosen`: the box tapped once ({label, worth}), waiting for a second tap or the Score button. */
+export function cardControls({ sheet, state: s, holds, mine, onRoll, chosen, onScore, onCancel }) {
   const made = s.roll;
   const most = sheet.rolls;
   const canRoll = mine && made < most && holds.size < sheet.dice;
@@ -171,6 +186,11 @@ export function cardControls({ sheet, state: s, holds, mine, onRoll }) {
   else if (made > 0 && holds.size >= sheet.dice) label = 'Release a die to roll';
   return [
     h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: onRoll }, label),
+    chosen ? h('span', { class: 'chosen', role: 'group', 'aria-label': `Score ${chosen.label}?` },
+      h('button', { type: 'button', class: 'button score', id: 'score-button', dataset: { focusKey: 'score' }, onclick: onScore },
+        `Score ${chosen.worth}`),
+      h('button', { type: 'button', class: 'button secondary', id: 'score-cancel', 'aria-label': 'Cancel', dataset: { focusKey: 'score-cancel' }, onclick: onCancel }, '✕'))
+      : null,
     h('p', { class: 'roll-count', id: 'roll-count' }, made ? `${made} of ${most} rolls used` : 'Not rolled yet'),
   ];
 }
@@ -181,12 +201,13 @@ export function cardTabs({ state: s, scores, viewed, me, onView }) {
     s.players.map((p) => h('button', {
       type: 'button', class: `card-tab${p === s.current ? ' current' : ''}`, 'aria-pressed': String(p === viewed),
       dataset: { focusKey: `tab:${p}`, player: p }, onclick: () => onView(p),
-    }, p === me ? `${p} (you)` : p, h('span', { class: 'tab-score' }, String(scores[p] ?? 0)))));
+    }, p === me ? 'Your card' : p, h('span', { class: 'tab-score' }, String(scores[p] ?? 0)))));
 }
 
 export function cardCaption({ owner, me, card, live, choosable }) {
   let note = null;
   if (live) note = choosable ? ' · shaded boxes show what these dice would score' : ' · showing what the dice would score';
+  if (live && card.columns) note += ', times the column';
   return h('p', { class: 'card-caption' },
     h('strong', {}, owner === me ? 'Your card' : `${owner}'s card`), ` · ${card.total} points`,
     note ? h('span', { class: 'muted' }, note) : null);

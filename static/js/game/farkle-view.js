@@ -64,7 +64,7 @@ class FarklePlay extends GameView {
   dice() {
     const s = this.app.state;
     return {
-      dice: s.dice, count: diceCount(s), marked: this.sel, markWord: 'selected', tagWord: 'keep',
+      dice: s.dice, count: diceCount(s), marked: this.sel, markWord: 'selected to keep', tagWord: 'keep',
       interactive: this.app.myTurn && s.rolls > 0, usable: new Set(this.app.client.preview.scoring ?? []),
     };
   }

@@ -52,6 +52,9 @@ export class GameView {
   /** Draw the board into `el`; `changed(name, value)` says whether `value` differs from last time. */
   board() {}
 
+  /** Draw what sits beside the board on a wide screen into `el` (as board); nothing by default. */
+  beside() {}
+
   /** The goal the players' progress bars fill up to; 0 for none. */
   goal() { return 0; }
 

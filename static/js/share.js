@@ -1,0 +1,54 @@
+// Invitation links (templates/games/invite_share.html): Copy, and Share where the browser has the Web
+// Share API (phones mostly). No inline handlers: every [data-share] box on the page is wired here.
+
+const SAID_FOR_MS = 4000; // long enough to read "Copied", short enough that a second copy says it again
+
+function say(box, text) {
+  const status = box.querySelector('[data-share-status]');
+  status.textContent = text;
+  clearTimeout(status.timer);
+  status.timer = setTimeout(() => { status.textContent = ''; }, SAID_FOR_MS);
+}
+
+// Selected text is the fallback everywhere: the clipboard API needs a secure context (not plain http
+// on a LAN address) and may be refused by the browser's permissions.
+function selectLink(input) {
+  input.focus();
+  input.select();
+  input.setSelectionRange(0, input.value.length); // iOS Safari ignores select() on read-only inputs
+}
+
+async function copy(box, input) {
+  try {
+    if (!navigator.clipboard) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(input.value);
+    say(box, 'Copied');
+  } catch {
+    selectLink(input);
+    say(box, 'The link is selected: copy it with Ctrl+C (or a long press).');
+  }
+}
+
+async function share(box, input) {
+  try {
+    await navigator.share({ title: box.dataset.shareTitle, text: box.dataset.shareText, url: input.value });
+  } catch (error) {
+    // AbortError: the player closed the share sheet, which is no failure to report.
+    if (error.name !== 'AbortError') say(box, 'Sharing did not work here: copy the link instead.');
+  }
+}
+
+function wire(box) {
+  const input = box.querySelector('[data-share-url]');
+  input.addEventListener('click', () => selectLink(input));
+  const copyButton = box.querySelector('[data-share-copy]');
+  copyButton.addEventListener('click', () => copy(box, input));
+  copyButton.hidden = false;
+  const send = box.querySelector('[data-share-send]');
+  if (typeof navigator.share === 'function') {
+    send.hidden = false;
+    send.addEventListener('click', () => share(box, input));
+  }
+}
+
+document.querySelectorAll('[data-share]').forEach(wire);
