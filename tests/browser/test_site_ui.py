@@ -1,6 +1,6 @@
 """The site's pages in a real browser: the phone header's menu, the light and dark themes, form errors,
 and every page this work changed at 1280x800 and as a 390x844 touch phone, light and dark, never
-scrolling sideways. Screenshots go to artifacts/screenshots/site/ (git-ignored)."""
+scrolling sideways and without an axe violation. Screenshots: artifacts/screenshots/site/ (git-ignored)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from games.results.seed import seed_finished_games
 from games.tables import services
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.e2e.axe import axe_violations
 from tests.games.test_stats import farkle_solo
 
 SITE_SHOTS = SHOTS / "site"
@@ -85,6 +86,7 @@ def test_phone_header_is_compact_and_its_menu_opens(open_as, make_user, scheme):
     # Every row is a comfortable target for a finger.
     assert nav.get_by_role("link", name="Groups").bounding_box()["height"] >= 40
     _shot(page, f"header-phone-open-{scheme}")
+    assert not axe_violations(page)
 
     page.keyboard.press("Escape")
     expect(button).to_have_attribute("aria-expanded", "false")
@@ -229,6 +231,7 @@ def test_changed_pages_in_both_themes(open_as, site_data, device, scheme):
     open_as.allow(r"status of 404 \(Not Found\)")  # the 404 page's own status, asserted below
     visitor = open_as(None, DESKTOP if device == "desktop" else PHONE, scheme)
     player = open_as(ann, DESKTOP if device == "desktop" else PHONE, scheme)
+    problems = {}
     for name, who, path in PAGES:
         page = player if who else visitor
         response = page.goto(path.format(solo=solo.pk))
@@ -237,3 +240,6 @@ def test_changed_pages_in_both_themes(open_as, site_data, device, scheme):
         assert _background(page) == (DARK_BG if scheme == "dark" else LIGHT_BG), name
         assert _overflow(page) <= 0, f"{name} scrolls sideways on a {device}"
         _shot(page, f"{name}-{device}-{scheme}")
+        problems[name] = [f"{v['id']}: {', '.join(v['targets'][:4])}" for v in axe_violations(page)]
+    # axe (WCAG 2.x AA, contrast included) in both palettes.
+    assert not any(problems.values()), {k: v for k, v in problems.items() if v}
