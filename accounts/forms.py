@@ -15,4 +15,14 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "theme")
+        widgets = {"theme": forms.RadioSelect}
+        help_texts = {"theme": "Follow the device: light or dark as your phone or computer is set."}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form that leaves the theme out (an older page, a script) keeps the one the player has.
+        self.fields["theme"].required = False
+
+    def clean_theme(self) -> str:
+        return self.cleaned_data["theme"] or self.instance.theme

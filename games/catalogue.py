@@ -72,12 +72,16 @@ class GameKind:
         option = self.separating
         return option.values if option is not None else (None,)
 
+    def variant_text(self, variant: int) -> str:
+        """One value of the separating option as a player reads it: "Goal 3000"."""
+        return self.separating.text.format(value=variant)
+
     def display_name(self, variant: int | None) -> str:
-        """The name of one list of results: "Farkle (10000) — goal 3000"."""
+        """The name of one list of results, as its games are named: "Farkle (3000)"."""
         option = self.separating
         if option is None or variant is None:
             return self.name
-        return f"{self.name} — {option.text.format(value=variant).lower()}"
+        return declare.game_name(self.engine, {option.name: variant})
 
 
 def kinds() -> list[GameKind]:

@@ -72,8 +72,14 @@ class Game(models.Model):
 
     @property
     def kind_name(self) -> str:
-        """The game's name from its engine (the field's choices know only the games of the migration)."""
-        return self.engine.name
+        """The game's name from its engine and options, "Farkle (3000)" (the field's choices know only
+        the games of the migration, and not their options)."""
+        return declare.game_name(self.engine, self.options)
+
+    @property
+    def is_cancelled(self) -> bool:
+        """Given up before it started (its creator left the table): never played, so never finished."""
+        return self.status == self.Status.ABANDONED and self.started_at is None
 
     @property
     def option_text(self) -> str:

@@ -42,7 +42,7 @@ def game_info(game: Game) -> dict:
     return {
         "id": game.pk,
         "kind": game.kind,
-        "name": game.engine.name,
+        "name": game.kind_name,
         "status": game.status,
         "options": game.options,
         "max_seats": game.max_seats,

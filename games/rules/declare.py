@@ -17,6 +17,8 @@ class Option:
 
     ``separates_results``: finished games with different values are not compared (own high-score lists
     and statistics), as Farkle's goal. ``text`` shows a chosen value ("Goal {value}", "{value} dice").
+    ``names_game``: the game's name with a chosen value ("Farkle ({value})"), for an option that tells
+    games apart by name; empty for one that does not.
     """
 
     name: str
@@ -25,6 +27,7 @@ class Option:
     default: int
     text: str
     separates_results: bool = False
+    names_game: str = ""
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -75,3 +78,13 @@ def option_text(engine: Any, options: Mapping[str, Any] | None) -> str:
     """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options."""
     chosen = full_options(engine, options)
     return " · ".join(o.text.format(value=chosen[o.name]) for o in engine.options)
+
+
+def game_name(engine: Any, options: Mapping[str, Any] | None) -> str:
+    """A game's name with its options: "Farkle (3000)" for a goal of 3000; the engine's name for a game
+    whose options do not change it."""
+    chosen = full_options(engine, options)
+    for o in engine.options:
+        if o.names_game:
+            return o.names_game.format(value=chosen[o.name])
+    return engine.name

@@ -547,6 +547,8 @@ options = (
         GOALS[0],
         text="Goal {value}",
         separates_results=True,
+        # The game is known as "10000" after its usual goal: a game to 3000 is "Farkle (3000)".
+        names_game="Farkle ({value})",
     ),
     Option(
         "dice",

@@ -28,16 +28,27 @@ def _option_fields() -> dict[str, forms.Field]:
     return fields
 
 
+# Seconds, as the services and Game.absence_limit count them; a player picks a length, not a number.
+ABSENCE_CHOICES = (
+    (60, "1 minute"),
+    (120, "2 minutes"),
+    (300, "5 minutes"),
+    (900, "15 minutes"),
+    (3600, "1 hour"),
+    (86400, "1 day"),
+)
+
+
 class GameCreateForm(forms.Form):
-    kind = forms.ChoiceField()
+    kind = forms.ChoiceField(label="Game")
     seats = forms.IntegerField(
         min_value=1, max_value=6, initial=2, help_text="1 plays solo and starts at once."
     )
-    absence_limit = forms.IntegerField(
-        min_value=10,
-        max_value=7 * 24 * 3600,
+    absence_limit = forms.TypedChoiceField(
+        choices=ABSENCE_CHOICES,
+        coerce=int,
         initial=120,
-        label="Absence limit (seconds)",
+        label="Time to wait for an absent player",
         help_text="After this long away, the others may skip the absent player's turn.",
     )
     pace = forms.ChoiceField(

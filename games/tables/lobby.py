@@ -30,19 +30,20 @@ def open_games_for(user) -> QuerySet:
 
 
 def my_games(user, finished: bool = True) -> dict:
-    """The player's games: waiting for their move, in progress, open, and (if asked) finished."""
+    """A player's games by where they stand: waiting for their move, in progress, open, and (if asked)
+    finished; games cancelled before their start are kept apart from finished ones, having never been
+    played."""
     mine = Game.objects.filter(seats__user=user)
     if not finished:
         return {"your_turn": list(games_waiting_for(user)), "playing": _playing(mine, user)}
+    ended = mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
+    cancelled = Q(status=Game.Status.ABANDONED, started_at__isnull=True)
     return {
         "your_turn": list(games_waiting_for(user)),
         "playing": _playing(mine, user),
         "waiting": list(_with_seats(mine.filter(status=Game.Status.OPEN)).order_by("-created_at")),
-        "finished": list(
-            _with_seats(mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])).order_by(
-                "-finished_at"
-            )[:20]
-        ),
+        "finished": list(_with_seats(ended.exclude(cancelled)).order_by("-finished_at")[:20]),
+        "cancelled": list(_with_seats(ended.filter(cancelled)).order_by("-finished_at")[:10]),
     }
 
 

@@ -16,6 +16,7 @@ from games.results import replays
 from games.results.highscores import PERIODS, high_scores, shown_board
 from games.results.history import finished_games
 from games.results.stats import player_stats
+from games.rules.figures import Figure, Table
 from games.tables import services
 from groups.models import Group
 
@@ -40,12 +41,21 @@ def _player(username: str):
     return get_object_or_404(get_user_model(), username=username)
 
 
+def _shown(kind: GameKind, stats: dict) -> tuple[list[Figure], list[Table]]:
+    """The kind's own figures and tables as its engine labels them (none before a finished game)."""
+    section = kind.figures.section
+    if section not in stats:
+        return [], []
+    return kind.figures.shown(stats[section]), kind.figures.tables(stats[section])
+
+
 @login_required
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
     stats = player_stats(player, kind, goal=_variant(request, kind))
-    section = kind.figures.section
+    figures, tables = _shown(kind, stats)
+    option = kind.separating
     return render(
         request,
         "players/stats.html",
@@ -53,8 +63,10 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "kind": kind,
             "stats": stats,
-            "figures": kind.figures.shown(stats[section]) if section in stats else [],
-            "tables": kind.figures.tables(stats[section]) if section in stats else [],
+            "variants": [(v, kind.variant_text(v)) for v in kind.variants()] if option else [],
+            "variant_text": kind.variant_text(stats["goal"]) if option else "",
+            "figures": figures,
+            "tables": tables,
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
         },
     )
@@ -62,11 +74,24 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 def stats_json(request: HttpRequest, username: str) -> JsonResponse:
+    """The statistics, plus ``shown``: the same figures and tables with the labels the page gives
+    them, so that a client never has to turn a box's code name into words."""
     player = _player(username)
     kind = _kind(request)
-    return JsonResponse(
-        {"player": player.username, **player_stats(player, kind, goal=_variant(request, kind))}
-    )
+    stats = player_stats(player, kind, goal=_variant(request, kind))
+    figures, tables = _shown(kind, stats)
+    shown = {
+        "figures": [{"key": f.key, "label": f.label, "value": f.value, "shown": f.shown} for f in figures],
+        "tables": [
+            {
+                "caption": t.caption,
+                "columns": t.columns,
+                "rows": [{"label": label, "values": values} for label, values in t.rows],
+            }
+            for t in tables
+        ],
+    }
+    return JsonResponse({"player": player.username, **stats, "shown": shown})
 
 
 @login_required

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import catalogue
@@ -17,7 +18,8 @@ from notices.models import preferences_of
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    context = {}
+    # "Play solo now": the lobby with one seat chosen (a visitor signs up first and lands there).
+    context = {"solo_url": f"{reverse('games:lobby')}?seats=1"}
     if request.user.is_authenticated:
         context["your_turn"] = lobby.games_waiting_for(request.user)[:5]
     return render(request, "home.html", context)
@@ -39,6 +41,8 @@ def _groups_of(user):
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
     initial = {"kind": request.GET.get("kind", catalogue.kinds()[0].slug), "group": request.GET.get("group")}
+    if request.GET.get("seats", "").isdigit():
+        initial["seats"] = int(request.GET["seats"])
     form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
     return render(
         request, "games/lobby.html", {"form": form, "open_games": lobby.open_games_for(request.user)}

@@ -3,8 +3,13 @@
   const source = document.getElementById("chart-data");
   if (!source) return;
   const data = JSON.parse(source.textContent);
-  const accent = "#2656c9";
+  // The site's colours, light or dark as the page is (static/css/site.css).
+  const css = getComputedStyle(document.documentElement);
+  const colour = (name) => css.getPropertyValue(name).trim();
+  const accent = colour("--accent");
   if (window.Chart) {
+    window.Chart.defaults.color = colour("--muted");
+    window.Chart.defaults.borderColor = colour("--line");
     const h = data.histogram;
     new window.Chart(document.getElementById("histogram-chart"), {
       type: "bar",
@@ -28,6 +33,7 @@
   const max = Math.max(1, ...values);
   for (const cell of cells) {
     const v = parseFloat(cell.dataset.value);
-    if (!Number.isNaN(v)) cell.style.background = `rgba(38, 86, 201, ${(0.08 + 0.6 * (v / max)).toFixed(2)})`;
+    // At most 46 % of the accent: the figure on it keeps 4.5:1 in both themes.
+    if (!Number.isNaN(v)) cell.style.background = `color-mix(in srgb, var(--accent) ${Math.round(6 + 40 * (v / max))}%, transparent)`;
   }
 })();

@@ -47,10 +47,10 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     check_axe(ann, "profile")
 
     ui.log_out(bob)
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Log in").click()
+    ui.main_nav(bob).get_by_role("link", name="Log in").click()
     check_axe(bob, "log-in form, phone")
     ui.log_in(bob, "bob")
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator(".group-list")).to_have_text("Friday Dice")
     check_axe(bob, "group list, phone")
     bob.get_by_role("link", name="Friday Dice").click()
@@ -76,12 +76,12 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     # The rules of every game, from the menu, on the phone (their wide tables scroll there), and an
     # address that leads nowhere.
     for kind in ("Triple Quintzee", "Triple Yahtzee 99", "Painted DiceZ", "Farkle (10000)"):
-        bob.get_by_role("navigation", name="Main").get_by_role("link", name=kind).click()
+        ui.main_nav(bob).get_by_role("link", name=kind).click()
         expect(bob.get_by_role("heading", level=1)).to_contain_text(f"{kind}: how to play")
         check_axe(bob, f"rules of {kind}, phone")
     visit.allow(r"Failed to load resource: the server responded with a status of 404")
     assert cid.goto("/no-such-page/").status == 404
-    expect(cid.get_by_role("heading", level=1)).to_have_text("Not found")
+    expect(cid.get_by_role("heading", level=1)).to_have_text("No page here")
     check_axe(cid, "404")
 
 
@@ -105,7 +105,9 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
 
     ann.get_by_role("link", name="New group game").click()
     check_axe(ann, "lobby")
-    game_path = ui.fill_lobby(ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice")
+    game_path = ui.fill_lobby(
+        ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice", named="Farkle (3000)"
+    )
     expect(ann.locator(".game-head")).to_contain_text("Group Friday Dice · Goal 3000 · 6 dice")
     link = ui.invite_link(ann)
     check_axe(ann, "waiting room, host")
@@ -219,11 +221,11 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
 
     # Both histories.
     for page, name, result in ((ann, "ann", "won"), (bob, "bob", "lost")):
-        page.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+        ui.main_nav(page).get_by_role("link", name="Stats").click()
         page.get_by_role("link", name="Finished games").click()
         expect(page).to_have_url(re.compile(rf"/players/{name}/history/$"))
         row = page.locator("#history tbody tr").filter(has_text=f"#{game_id}")
-        expect(row).to_contain_text("Farkle (10000)")
+        expect(row).to_contain_text("Farkle (3000)")
         expect(row).to_contain_text("Friday Dice")
         expect(row).to_contain_text("ann 3700 (2 laps)")
         expect(row.locator("td").last).to_have_text(result)
@@ -253,12 +255,10 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     snap(ann, "ann-statistics")
 
     # The group's leaderboard.
-    ann.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(ann).get_by_role("link", name="Groups").click()
     ann.get_by_role("link", name="Friday Dice").click()
     expect(ann).to_have_url(re.compile(rf"{group_path}$"))
-    board = ann.locator("table.board").filter(
-        has=ann.locator("caption", has_text="Farkle (10000) — goal 3000")
-    )
+    board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
     expect(board.locator("tbody tr")).to_have_count(1)
     expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
     expect(ann.locator("main")).to_contain_text("ann vs bob")
@@ -266,7 +266,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     screens(ann, snap, "group-leaderboard")
 
     # The replay, from the group's recent results: the Farkle and the hot dice again, then the end.
-    ann.get_by_role("link", name=f"Farkle (10000) #{game_id}").click()
+    ann.get_by_role("link", name=f"Farkle (3000) #{game_id}").click()
     position = ann.locator("#replay-position")
     expect(position).to_have_text("Step 10 of 10")
     expect(ann.locator("#replay-turn")).to_have_text("Game over")
@@ -292,7 +292,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     screens(ann, snap, "farkle-replay-hot-dice")
 
     # The high-score list for goal 3000, chosen with the list's own filters.
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="High scores").click()
+    ui.main_nav(bob).get_by_role("link", name="High scores").click()
     check_axe(bob, "high scores")
     bob.get_by_label("Game").select_option(label="Farkle (10000)")
     bob.get_by_label("Farkle goal").select_option("3000")
@@ -408,7 +408,7 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
     screens(page, snap, "solo-game-over")
 
     # The replay, from the player's finished games.
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+    ui.main_nav(page).get_by_role("link", name="Stats").click()
     page.get_by_role("link", name="Finished games").click()
     row = page.locator("#history tbody tr").first
     expect(row).to_contain_text(f"cleo {total}")
@@ -728,7 +728,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     screens(bob, snap, "painted-dicez-over")
 
     # The replay shows both cards side by side, read-only, with the last box scored marked.
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Stats").click()
+    ui.main_nav(bob).get_by_role("link", name="Stats").click()
     bob.get_by_role("link", name="Finished games").click()
     bob.get_by_role("link", name=re.compile(r"^Painted DiceZ #\d+$")).click()
     expect(bob.locator("#replay-position")).to_have_text("Step 80 of 80")
@@ -796,7 +796,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     response = bob.goto(group_path)
     assert response.status == 403
     expect(bob.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
-    bob.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
     check_axe(bob, "group list, empty")
     assert game_path in ann.url

@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.helpers import cell
 
 PASSWORD = "six-dice-and-a-cup"
+
+
+def main_nav(page: Page) -> Locator:
+    """The site's menu, opened first where it is folded under the phone header's Menu button."""
+    nav = page.get_by_role("navigation", name="Main")
+    button = nav.get_by_role("button", name="Menu")
+    if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+    return nav
 
 
 def sign_up(page: Page, username: str, email: str = "") -> None:
@@ -27,26 +37,27 @@ def sign_up(page: Page, username: str, email: str = "") -> None:
     page.get_by_label("Password confirmation:", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     expect(page.locator(".messages")).to_contain_text(f"Welcome, {username}!")
-    expect(page.get_by_role("link", name="Your profile")).to_have_text(username)
+    expect(main_nav(page).get_by_role("link", name="Your profile")).to_have_text(username)
 
 
 def log_out(page: Page) -> None:
-    page.get_by_role("button", name="Log out").click()
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in")).to_be_visible()
+    main_nav(page).get_by_role("button", name="Log out").click()
+    expect(page.locator(".nav-user")).not_to_contain_text("Log out")  # the next page, signed out
+    expect(main_nav(page).get_by_role("link", name="Log in")).to_be_visible()
 
 
 def log_in(page: Page, username: str) -> None:
     page.goto("/")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in").click()
+    main_nav(page).get_by_role("link", name="Log in").click()
     page.get_by_label("Username:", exact=True).fill(username)
     page.get_by_label("Password:", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("link", name="Your profile")).to_have_text(username)
+    expect(main_nav(page).get_by_role("link", name="Your profile")).to_have_text(username)
 
 
 def create_group(page: Page, name: str, description: str = "") -> str:
     """Groups in the menu, then the Create a group form; returns the group page's path."""
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Groups").click()
+    main_nav(page).get_by_role("link", name="Groups").click()
     page.get_by_label("Name:", exact=True).fill(name)
     if description:
         page.get_by_label("Description:", exact=True).fill(description)
@@ -70,11 +81,13 @@ def fill_lobby(
     seats: int,
     goal: str | None = None,
     group: str | None = None,
+    named: str | None = None,
     pace: str | None = None,
 ) -> str:
-    """On the lobby's New game form: choose, create, and land in the game's page; returns its path."""
+    """On the lobby's New game form: choose, create, and land in the game's page; returns its path.
+    ``named``: the game's name on its page when its options make it differ from ``kind`` ("Farkle (3000)")."""
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    page.get_by_label("Kind:", exact=True).select_option(label=kind)
+    page.get_by_label("Game:", exact=True).select_option(label=kind)
     page.get_by_label("Seats:", exact=True).fill(str(seats))
     if goal:
         page.get_by_label("Farkle goal:", exact=True).select_option(label=goal)
@@ -86,13 +99,13 @@ def fill_lobby(
         page.get_by_label("Pace:", exact=True).select_option(label=pace)
     page.get_by_role("button", name="Create game").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(page.get_by_role("heading", level=1)).to_contain_text(kind)
+    expect(page.get_by_role("heading", level=1)).to_contain_text(named or kind)
     return re.sub(r"^https?://[^/]+", "", page.url)
 
 
 def new_game(page: Page, kind: str, seats: int, goal: str | None = None, pace: str | None = None) -> str:
     """Play in the menu, then the lobby form."""
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    main_nav(page).get_by_role("link", name="Play").click()
     return fill_lobby(page, kind, seats, goal, pace=pace)
 
 

@@ -60,7 +60,7 @@ def test_signed_out_the_link_says_who_invites_to_what(client, table):
     page = client.get(game_url(table))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "ann</span> invites you to play Farkle (10000)" in html
+    assert "ann</span> invites you to play Farkle (3000)" in html
     assert "Goal 3000 · 6 dice" in html
     assert "1 of 2 taken · 1 free" in html
     next_query = urlencode({"next": game_url(table)})
@@ -107,7 +107,7 @@ def test_the_waiting_room_offers_copy_and_share_without_inline_handlers(client, 
 
 @pytest.mark.parametrize("page", ["accounts:signup", "accounts:login"])
 def test_the_sign_up_and_sign_in_pages_recall_the_invitation(client, table, page):
-    note = "ann invites you to play Farkle (10000): you take your seat as soon as you are in."
+    note = "ann invites you to play Farkle (3000): you take your seat as soon as you are in."
     assert note not in client.get(reverse(page)).content.decode()
     client.get(game_url(table))
     assert note in client.get(reverse(page), {"next": game_url(table)}).content.decode()

@@ -1,0 +1,245 @@
+"""The site's pages in a real browser: the phone header's menu, the light and dark themes, form errors,
+and every page this work changed at 1280x800 and as a 390x844 touch phone, light and dark, never
+scrolling sideways and without an axe violation. Screenshots: artifacts/screenshots/site/ (git-ignored)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from games.results.seed import seed_finished_games
+from games.tables import services
+from tests.browser.fixtures import SHOTS
+from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.e2e.axe import axe_violations
+from tests.games.test_stats import farkle_solo
+
+SITE_SHOTS = SHOTS / "site"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LIGHT_BG, DARK_BG = "rgb(246, 244, 239)", "rgb(17, 21, 28)"
+
+
+@pytest.fixture
+def open_as(browser, server, transactional_db):
+    """open_as(user or None, PHONE, "dark") -> a page on the server, signed in as the user (None: a
+    visitor), with the device's colour scheme; a page error or console error fails the test."""
+    watch = ConsoleWatch()
+    contexts = []
+
+    def make(user, device: dict, scheme: str = "light", **options) -> Page:
+        context = browser.new_context(base_url=server, color_scheme=scheme, **device, **options)
+        contexts.append(context)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
+        page = watch.watch(context.new_page(), user.username if user else "visitor")
+        page.set_default_timeout(10_000)
+        return page
+
+    make.allow = watch.allow
+    yield make
+    watch.check()
+    for context in contexts:
+        context.close()
+
+
+def _shot(page: Page, name: str) -> None:
+    SITE_SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SITE_SHOTS / f"{name}.png"), full_page=True)
+
+
+def _overflow(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def _background(page: Page) -> str:
+    return page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+
+
+# --- the phone header --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_phone_header_is_compact_and_its_menu_opens(open_as, make_user, scheme):
+    page = open_as(make_user("ann"), PHONE, scheme)
+    page.goto("/games/mine/")
+    header = page.locator(".site-header")
+    assert header.bounding_box()["height"] <= 56
+    nav = page.get_by_role("navigation", name="Main")
+    button = nav.get_by_role("button", name="Menu")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(nav.get_by_role("link", name="Stats")).to_be_hidden()
+    _shot(page, f"header-phone-closed-{scheme}")
+
+    button.tap()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    for name in ("Play", "Your games", "Groups", "High scores", "Stats", "Triple Quintzee"):
+        expect(nav.get_by_role("link", name=name)).to_be_visible()
+    # Every row is a comfortable target for a finger.
+    assert nav.get_by_role("link", name="Groups").bounding_box()["height"] >= 40
+    _shot(page, f"header-phone-open-{scheme}")
+    assert not axe_violations(page)
+
+    page.keyboard.press("Escape")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(button).to_be_focused()
+    button.tap()
+    nav.get_by_role("link", name="Groups").tap()
+    expect(page).to_have_url(re.compile(r"/groups/$"))
+    expect(page.get_by_role("navigation", name="Main").get_by_role("button", name="Menu")).to_have_attribute(
+        "aria-expanded", "false"
+    )
+
+
+def test_desktop_header_stays_as_it_was(open_as, make_user):
+    page = open_as(make_user("ann"), DESKTOP)
+    page.goto("/")
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("button", name="Menu")).to_be_hidden()
+    for name in ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "Your profile"):
+        expect(nav.get_by_role("link", name=name)).to_be_visible()
+    assert page.locator(".site-header").bounding_box()["height"] < 60
+
+
+def test_without_scripts_the_phone_links_stay_open(open_as, make_user):
+    page = open_as(make_user("ann"), PHONE, java_script_enabled=False)
+    page.goto("/")
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("button", name="Menu")).to_be_hidden()
+    expect(nav.get_by_role("link", name="Your games")).to_be_visible()
+    assert _overflow(page) <= 0
+
+
+# --- the theme -----------------------------------------------------------------------------------------
+
+
+def test_visitors_follow_the_device(open_as):
+    light, dark = open_as(None, DESKTOP, "light"), open_as(None, DESKTOP, "dark")
+    for page in (light, dark):
+        page.goto("/")
+    assert (_background(light), _background(dark)) == (LIGHT_BG, DARK_BG)
+
+
+@pytest.mark.parametrize(
+    ("theme", "device", "shown"),
+    [
+        ("light", "dark", LIGHT_BG),
+        ("dark", "light", DARK_BG),
+        ("auto", "dark", DARK_BG),
+        ("auto", "light", LIGHT_BG),
+    ],
+)
+def test_a_players_choice_wins_over_the_device(open_as, make_user, theme, device, shown):
+    page = open_as(make_user("ann", theme=theme), DESKTOP, device)
+    page.goto("/games/mine/")
+    assert _background(page) == shown
+
+
+def test_the_theme_is_chosen_on_the_profile(open_as, make_user):
+    page = open_as(make_user("ann"), PHONE, "light")
+    page.goto("/accounts/profile/")
+    page.get_by_label("Dark").check()
+    page.get_by_role("button", name="Save profile").click()
+    expect(page.locator(".messages")).to_contain_text("Profile saved.")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert _background(page) == DARK_BG
+
+
+# --- form errors ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_form_errors_stand_apart_from_help_text(open_as, scheme):
+    page = open_as(None, PHONE, scheme)
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username:", exact=True).fill("two words")
+    page.get_by_label("Password:", exact=True).fill("six-dice-and-a-cup")
+    page.get_by_label("Password confirmation:", exact=True).fill("six-dice-and-a-cup")
+    page.get_by_role("button", name="Sign up").click()
+    field = page.get_by_label("Username:", exact=True)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_attribute("aria-describedby", re.compile(r"\bid_username_error\b"))
+    error, help_text = page.locator("#id_username_error"), page.locator("#id_username_helptext")
+    style = "e => { const s = getComputedStyle(e); return [s.color, s.fontWeight, s.fontSize]; }"
+    error_colour, error_weight, error_size = error.evaluate(style)
+    help_colour, _, help_size = help_text.evaluate(style)
+    bad = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bad').trim()")
+    assert error_colour != help_colour and int(error_weight) >= 700
+    assert float(error_size.removesuffix("px")) > float(help_size.removesuffix("px"))
+    assert error_colour == page.evaluate(
+        "c => { const e = document.createElement('i'); e.style.color = c; document.body.append(e);"
+        " const v = getComputedStyle(e).color; e.remove(); return v; }",
+        bad,
+    )
+    _shot(page, f"form-errors-phone-{scheme}")
+
+
+# --- every changed page, both sizes, both themes ------------------------------------------------------
+
+
+@pytest.fixture
+def site_data(make_user, scripted_dice):
+    ann, bob = make_user("ann"), make_user("bob")
+    seed_finished_games(60, [ann, bob, make_user("cy")])
+    # A game with a log, for its replay: five 1s (10000) banked reach goal 3000 in one turn.
+    solo = off_loop(
+        farkle_solo,
+        ann,
+        [
+            ([1, 1, 1, 1, 1, 2], {"type": "roll", "keep": []}),
+            (None, {"type": "bank", "keep": [0, 1, 2, 3, 4]}),
+        ],
+        scripted_dice,
+    )
+    off_loop(services.game_create, creator=bob, kind="farkle", options={"goal": 3000}, seats=3)
+    cancelled = off_loop(services.game_create, creator=ann, kind="triple-quintzee", seats=2)
+    off_loop(services.game_leave, game_id=cancelled.pk, user=ann)
+    assert Game.objects.get(pk=cancelled.pk).is_cancelled
+    return ann, solo
+
+
+PAGES = [
+    ("home-visitor", None, "/"),
+    ("home", "ann", "/"),
+    ("lobby", "ann", "/games/"),
+    ("your-games", "ann", "/games/mine/"),
+    ("stats-triple-quintzee", "ann", "/players/ann/?kind=triple-quintzee"),
+    ("stats-triple-yahtzee-99", "ann", "/players/ann/?kind=triple-yahtzee-99"),
+    ("stats-painted-dicez", "ann", "/players/ann/?kind=painted-dicez"),
+    ("stats-farkle-3000", "ann", "/players/ann/?kind=farkle&goal=3000"),
+    ("history", "ann", "/players/ann/history/"),
+    ("highscores-farkle-3000", "ann", "/highscores/?kind=farkle&goal=3000"),
+    ("profile", "ann", "/accounts/profile/"),
+    ("rules-painted-dicez", None, "/games/painted-dicez/rules/"),
+    ("replay", "ann", "/games/{solo}/replay/"),
+    ("404", None, "/no/such/page/"),
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_changed_pages_in_both_themes(open_as, site_data, device, scheme):
+    ann, solo = site_data
+    open_as.allow(r"status of 404 \(Not Found\)")  # the 404 page's own status, asserted below
+    visitor = open_as(None, DESKTOP if device == "desktop" else PHONE, scheme)
+    player = open_as(ann, DESKTOP if device == "desktop" else PHONE, scheme)
+    problems = {}
+    for name, who, path in PAGES:
+        page = player if who else visitor
+        response = page.goto(path.format(solo=solo.pk))
+        assert response.status == (404 if name == "404" else 200), name
+        page.wait_for_load_state("networkidle")
+        assert _background(page) == (DARK_BG if scheme == "dark" else LIGHT_BG), name
+        assert _overflow(page) <= 0, f"{name} scrolls sideways on a {device}"
+        _shot(page, f"{name}-{device}-{scheme}")
+        problems[name] = [f"{v['id']}: {', '.join(v['targets'][:4])}" for v in axe_violations(page)]
+    # axe (WCAG 2.x AA, contrast included) in both palettes.
+    assert not any(problems.values()), {k: v for k, v in problems.items() if v}
