@@ -43,13 +43,23 @@ def visit(browser, server, transactional_db):
         page.set_default_timeout(15_000)
         return page
 
-    def open_visitor(who: str, width: int = 1280, height: int = 900, touch: bool = False) -> Page:
-        """`touch`: a phone's browser (touch screen, mobile viewport), for journeys played by tapping."""
+    def open_visitor(
+        who: str,
+        width: int = 1280,
+        height: int = 900,
+        touch: bool = False,
+        scheme: str = "light",
+        signed_in=None,
+    ) -> Page:
+        """`touch`: a phone's browser (touch screen, mobile viewport), for journeys played by tapping;
+        `scheme`: the device's colour scheme; `signed_in`: another visitor's page whose cookies it takes."""
         context = browser.new_context(
             viewport={"width": width, "height": height},
             base_url=server,
             has_touch=touch,
             is_mobile=touch,
+            color_scheme=scheme,
+            storage_state=signed_in.context.storage_state() if signed_in else None,
         )
         contexts.append(context)
         return tab(context, who)

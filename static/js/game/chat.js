@@ -9,7 +9,7 @@ export class ChatPanel {
   constructor(client, muted) {
     this.client = client;
     this.muted = muted;
-    this.shown = [];
+    this.shown = null;
     this.list = h('ol', { class: 'g-chat', id: 'g-chat', tabindex: '0', 'aria-labelledby': 'g-chat-title' });
     this.input = h('input', { type: 'text', id: 'g-chat-text', maxlength: String(MAX), autocomplete: 'off', enterkeyhint: 'send' });
     this.el = h('section', { class: 'g-panel', 'aria-labelledby': 'g-chat-title' },
@@ -36,7 +36,7 @@ export class ChatPanel {
     if (this.muted) return;
     const messages = this.client.chatMessages();
     const sig = messages.map((m) => `${m.id}:${m.removed}`);
-    if (sig.join() === this.shown.join()) return;
+    if (this.shown !== null && sig.join() === this.shown.join()) return;
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     fill(this.list, messages.length ? messages.map(line) : h('li', { class: 'muted' }, 'No messages yet.'));
     this.shown = sig;
