@@ -192,5 +192,11 @@ def unsubscribe(token: str):
 
 
 def seen_on_site(user) -> None:
-    """The player's notices socket is open (any page of the site): a notice reaches them."""
-    Preferences.objects.update_or_create(user=user, defaults={"seen_at": timezone.now()})
+    """The player's notices socket is open (any page of the site): a notice reaches them.
+
+    A plain UPDATE, the row made only the first time: an INSERT also locks the user's row (its
+    foreign key), and a socket closing while the test suite's flush truncates every table could then
+    deadlock with it on PostgreSQL."""
+    now = timezone.now()
+    if not Preferences.objects.filter(user=user).update(seen_at=now):
+        Preferences.objects.get_or_create(user=user, defaults={"seen_at": now})
