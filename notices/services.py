@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMessage
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -198,5 +198,9 @@ def seen_on_site(user) -> None:
     foreign key), and a socket closing while the test suite's flush truncates every table could then
     deadlock with it on PostgreSQL."""
     now = timezone.now()
-    if not Preferences.objects.filter(user=user).update(seen_at=now):
+    if Preferences.objects.filter(user=user).update(seen_at=now):
+        return
+    try:
         Preferences.objects.get_or_create(user=user, defaults={"seen_at": now})
+    except IntegrityError:  # the account is gone while its socket was open: nobody to record
+        logger.info("notices: user %s no longer exists", user.pk)

@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games.models import Action, Game
 from games.results import replays
+from tests.browser.helpers import wait_for_disconnects
 from tests.reliability.conftest import ARTIFACTS, ROOT, Socket, database_url, real_backends
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems, reconnect
 from tests.reliability.topology import (
@@ -332,6 +333,14 @@ def client_ids(game_id: int) -> list[str]:
     return list(Action.objects.filter(game_id=game_id).values_list("client_id", flat=True))
 
 
+async def close_all(tabs) -> None:
+    """Close the sockets and let the servers forget them before the test's rows are flushed: their
+    writes and the flush's TRUNCATE can deadlock on PostgreSQL (tests/browser/helpers.py)."""
+    for tab in tabs:
+        await tab.close()
+    await database_sync_to_async(wait_for_disconnects)(timeout=15)
+
+
 async def check_game(game_id: int, tabs: dict[str, Tab], ledger: Ledger) -> dict:
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.status == "finished"
@@ -353,8 +362,7 @@ async def test_two_players_on_two_replicas(site):
     assert len(set(replicas.values())) == 2, f"both seats on one replica: {replicas}"
     await play_to_the_end(tabs, random.Random(5), [])
     FIGURES["two_replicas"] = {"replicas": replicas, **await check_game(game_id, tabs, ledger)}
-    for tab in tabs.values():
-        await tab.close()
+    await close_all(tabs.values())
 
 
 class Prober(threading.Thread):
@@ -457,9 +465,7 @@ async def test_rolling_restart(site):
         "http_statuses": {str(k): v for k, v in sorted(prober.statuses.items())},
         "http_5xx_not_fixed_by_a_retry": len(prober.unfixed),
     }
-    for tabs, _ in opened:
-        for tab in tabs.values():
-            await tab.close()
+    await close_all(tab for tabs, _ in opened for tab in tabs.values())
 
 
 def test_an_idle_websocket_stays_open_for_five_minutes(site):
@@ -481,6 +487,7 @@ def test_an_idle_websocket_stays_open_for_five_minutes(site):
     idle_s = round(time.monotonic() - idle.opened_at)
     FIGURES["idle_socket"] = {"idle_s": idle_s, "replica": idle.replica, "open": True}
     ws.close()
+    wait_for_disconnects(timeout=15)
 
 
 class Idle:
