@@ -17,7 +17,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Connection, Game
+from games.live.broadcast import tell_users_on_commit
+from games.live.selectors import connected_usernames
+from games.models import Game
 from notices import feed
 from notices.models import Preferences, TurnMail, preferences_of
 
@@ -28,15 +30,6 @@ UNSUBSCRIBE_SALT = "notices.unsubscribe"
 def turn_mail_delay(game: Game) -> int:
     """Seconds from the start of a turn (or from leaving the table during it) to its e-mail."""
     return settings.TURN_MAIL_DAYS_AFTER if game.pace == Game.Pace.DAYS else game.absence_limit
-
-
-def current_user(game: Game):
-    if game.status != Game.Status.PLAYING or not game.state:
-        return None
-    name = game.engine.current_player(game.state)
-    if name is None:
-        return None
-    return get_user_model().objects.filter(username=name).first()
 
 
 def promise(game: Game, user, now=None) -> None:
@@ -54,30 +47,27 @@ def promise(game: Game, user, now=None) -> None:
 
 def left_table(game_id: int, user) -> None:
     """A player closed the game's last page during their own turn: promise the turn's e-mail."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is not None and current_user(game) == user:
+    # One query, and only a game whose turn is this player's (as lobby.games_waiting_for asks).
+    game = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING, state__current=user.username).first()
+    if game is not None:
         promise(game, user)
 
 
 def game_started(game: Game) -> None:
     """Every other player hears that the game started (its creator started it); the first turn's
     e-mail is promised if its player is not at the table."""
-    from games.live.broadcast import tell_users_on_commit
-
     players = [seat.user for seat in game.seats.select_related("user")]
     for player in players:
         if player.pk != game.creator_id:
             feed.tell(player, f"{game.creator} started {game.kind_name} #{game.pk}.", game.get_absolute_url())
     tell_users_on_commit(p.username for p in players)
-    user = current_user(game)
+    user = next((p for p in players if p.username == game.current_player), None)
     if user is not None and not _at_table(game, user):
         promise(game, user)
 
 
 def added_to_group(group, user, by) -> None:
-    """A player was made a member of a group (by its creator, or by its invitation link)."""
-    from games.live.broadcast import tell_users_on_commit
-
+    """A player was made a member of a group by someone else (its creator)."""
     if by is not None and by.pk != user.pk:
         url = reverse("groups:detail", args=[group.pk])
         feed.tell(user, f"{by} added you to the group {group.name}.", url)
@@ -85,8 +75,7 @@ def added_to_group(group, user, by) -> None:
 
 
 def _at_table(game: Game, user) -> bool:
-    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-    return Connection.objects.filter(game=game, user=user, seen_at__gte=fresh).exists()
+    return user.username in connected_usernames(game.pk)
 
 
 def _on_site(user, since) -> bool:
@@ -138,7 +127,7 @@ def _reason_to_drop(mail: TurnMail) -> str:
     game, user = mail.game, mail.user
     if game.status != Game.Status.PLAYING or game.turn_started_at != mail.turn_started_at:
         return "the turn is over"
-    if current_user(game) != user:
+    if game.current_player != user.username:
         return "no longer their turn"
     if not user.email or not user.is_active:
         return "no address"

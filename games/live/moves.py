@@ -111,9 +111,8 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
     dice = RecordingDice(game.kind)
-    before = game.engine.current_player(game.state)
     state = play(game, user, action, dice, now)
-    after = game.engine.current_player(state)
+    passed = game.turn_started_at == now  # play() restarts the turn clock when the turn passes
     logged = Action(
         game=game,
         seq=game.seq,
@@ -129,14 +128,14 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
         writes.append(("resign", [True, seat.pk]))
     if game.engine.is_over(state):
         writes += yield from _finish(game, state, now, logged.result)
-    elif game.turn_started_at == now:
+    elif passed:
         writes.append(("turn_mail", _turn_mail_params(game, state, now)))
     event = event_payload(game, logged, seat)
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
     yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
     # When the turn passes, every player's lists of games (whose turn, the scores) change.
-    notify = tuple(state["players"]) if before != after else ()
+    notify = tuple(state["players"]) if passed else ()
     text = encode(event, state=state_json)
     return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=text, notify=notify)
 
