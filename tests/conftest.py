@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import time
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.core.management.base import CommandError
+from django.db import connections
+from django.test import TransactionTestCase
 
 from games.live import dbpool, move_async
 from games.live.dice_source import write_script
@@ -17,6 +21,54 @@ from tests.protocol import check_server_frame
 pytest_plugins = ["tests.browser.fixtures"]
 
 _counter = itertools.count(1)
+
+# SQLSTATEs of a TRUNCATE that lost to a server's transaction: deadlock, lock not available.
+_LOCK_CONFLICTS = {"40P01", "55P03"}
+_flush = TransactionTestCase._fixture_teardown
+
+
+def _lock_conflict(exc: BaseException | None) -> bool:
+    while exc is not None:
+        if getattr(exc, "sqlstate", None) in _LOCK_CONFLICTS:
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def _others_in_transaction() -> int:
+    """Sessions of another process (a daphne, a worker) inside a transaction on the test database."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            " AND state IN ('active', 'idle in transaction')"
+        )
+        return cursor.fetchone()[0]
+
+
+def _flush_after_the_servers(self):
+    """The flush of a transactional test, once the servers it ran (daphne, worker) are done writing.
+
+    Their last writes (a socket closing, a sweep) can come while the test ends; on PostgreSQL they and
+    the flush's TRUNCATE of every table may deadlock, and PostgreSQL then cancels one of them. The
+    flush waits for their transactions to end and, when it is the one cancelled, runs again: the
+    other transaction has ended by then."""
+    deadline = time.monotonic() + 10
+    while _others_in_transaction() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for attempt in range(5):
+        try:
+            return _flush(self)
+        except CommandError as exc:
+            if attempt == 4 or not _lock_conflict(exc.__cause__):
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
+TransactionTestCase._fixture_teardown = _flush_after_the_servers
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from playwright.sync_api import Page, expect
 
 from games.rules import triple_quintzee as tq
-from tests.browser.helpers import ConsoleWatch
+from tests.browser.helpers import ConsoleWatch, wait_for_disconnects
 from tests.e2e import ui
 
 PHONE = {"width": 390, "height": 844}
@@ -34,6 +34,7 @@ def phone(browser, server, who: str, init_script: str | None = None):
         watch.check()
     finally:
         context.close()
+        wait_for_disconnects()
 
 
 def sign_up_here(page: Page, username: str) -> None:
