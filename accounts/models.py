@@ -15,6 +15,13 @@ class User(AbstractUser):
         max_length=40, blank=True, help_text="Shown on your profile next to your username."
     )
     theme = models.CharField(max_length=5, choices=Theme.choices, default=Theme.AUTO)
+    # A computer player's strength (games.bots.STRENGTHS); empty for a person. Computer players are
+    # accounts so that their seats, moves, results and statistics are kept like anyone's.
+    computer = models.CharField(max_length=8, blank=True, default="")
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.computer)
 
     def __str__(self) -> str:
         return self.username
