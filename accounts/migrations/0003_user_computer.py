@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_user_theme'),
+        ("accounts", "0002_user_theme"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='computer',
-            field=models.CharField(blank=True, default='', max_length=8),
+            model_name="user",
+            name="computer",
+            field=models.CharField(blank=True, default="", max_length=8),
         ),
     ]
