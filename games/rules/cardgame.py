@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 from . import turns
 from .dice import Dice, check_indices, is_five_of_a_kind, reroll
-from .errors import IllegalAction
+from .errors import IllegalAction, refused
+from .messages import english, msg
 
 DICE = 5
 MAX_ROLLS = 3
@@ -36,8 +37,8 @@ class Placement(NamedTuple):
     column: int | None
     value: int
     bonus: int = 0
-    note: str = ""
-    phrase: str | None = None  # replaces "scored N in BOX" in the event text (waste boxes)
+    note: tuple[dict, ...] = ()  # messages that follow "scored N in BOX" (games.rules.messages)
+    phrase: str | None = None  # a message code that replaces "scored N in BOX" (waste boxes)
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,13 @@ class CardRules:
     score: Callable[[str, Sequence], int]
     # (card, box, picked column, value, five of a kind) -> Placement; IllegalAction if not allowed.
     resolve: Callable[[dict, str, int | None, int, bool], Placement]
-    # (card, placement, dice or None for a skip) -> extra event text; updates the card in place.
-    write: Callable[[dict, Placement, list | None], str]
+    # (card, placement, dice or None for a skip) -> extra event messages; updates the card in place.
+    write: Callable[[dict, Placement, list | None], list[dict]]
     skip_placement: Callable[[dict], Placement]
     faces: Callable[[list], list[int]] = list
     normalize_die: Callable[[Any], Any] = int
-    die_text: Callable[[Any], str] = str
+    # The dice as a message parameter: a text of faces, or (Painted DiceZ) the [face, colour] pairs.
+    dice_param: Callable[[list], Any] = lambda dice: ", ".join(str(d) for d in dice)
     _table: Callable[[tuple], dict[str, int]] = field(init=False, repr=False, compare=False)
     core: turns.Turns = field(init=False, repr=False, compare=False)
 
@@ -144,8 +146,15 @@ def _advance(state: dict, after: str) -> None:
     turns.finish(state)
 
 
-def _ending(state: dict) -> str:
-    return " " + turns.outcome(winners(state)) if state["over"] else ""
+def _ending(state: dict) -> list[dict]:
+    return [turns.outcome(winners(state))] if state["over"] else []
+
+
+def _said(event: dict, parts: list[dict]) -> dict:
+    """The event with what happened, as messages and in the engines' English."""
+    event["msg"] = parts
+    event["text"] = english(parts)
+    return event
 
 
 # --- actions ---------------------------------------------------------------------------------------
@@ -165,14 +174,14 @@ def apply(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) 
 def _roll(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) -> dict:
     rolled = state["roll"]
     if rolled >= MAX_ROLLS:
-        raise IllegalAction("You have used all three rolls; choose a box.")
+        raise refused("card.rolls_used")
     # A missing hold means "hold nothing", the shape of every first roll.
     hold = action.get("hold", [])
     if rolled == 0:
         if not isinstance(hold, list):
             check_indices(hold, DICE)
         if hold:
-            raise IllegalAction("Roll the dice first; there are no dice to hold yet.")
+            raise refused("card.hold_first")
         hold = []
         fresh = reroll([None] * DICE, hold, dice)
     else:
@@ -182,48 +191,52 @@ def _roll(rules: CardRules, state: dict, player: str, action: dict, dice: Dice) 
     new["dice"] = [rules.normalize_die(d) for d in fresh]
     new["held"] = hold
     new["roll"] = rolled + 1
-    shown = ", ".join(rules.die_text(d) for d in new["dice"])
+    said = {"player": player, "dice": rules.dice_param(new["dice"])}
     if rolled == 0:
-        text = f"{player} rolled {shown}."
+        text = msg("rolled", **said)
     elif hold:
-        count = f"{len(hold)} {'die' if len(hold) == 1 else 'dice'}"
-        text = f"{player} held {count} and rolled again: {shown} (roll {rolled + 1} of {MAX_ROLLS})."
+        text = msg("card.held", count=len(hold), roll=rolled + 1, rolls=MAX_ROLLS, **said)
     else:
-        text = f"{player} rolled all five dice again: {shown} (roll {rolled + 1} of {MAX_ROLLS})."
-    new["last_event"] = {
-        "player": player,
-        "type": "roll",
-        "dice": _clone(new["dice"]),
-        "held": list(hold),
-        "roll": rolled + 1,
-        "points": 0,
-        "text": text,
-    }
+        text = msg("card.rerolled", roll=rolled + 1, rolls=MAX_ROLLS, **said)
+    new["last_event"] = _said(
+        {
+            "player": player,
+            "type": "roll",
+            "dice": _clone(new["dice"]),
+            "held": list(hold),
+            "roll": rolled + 1,
+            "points": 0,
+        },
+        [text],
+    )
     return new
 
 
 def _check_choice(rules: CardRules, action: dict) -> tuple[str, int | None]:
     box = action.get("box")
     if not isinstance(box, str) or box not in rules.labels:
-        raise IllegalAction(f"There is no box called {box!r} in {rules.name}.")
+        raise refused("card.no_box", box=repr(box), game=rules.name)
     if not rules.columns:
         return box, None
     if "column" not in action:
-        raise IllegalAction("Choose a column: 1, 2 or 3.")
+        raise refused("card.choose_column")
     column = action["column"]
     if isinstance(column, bool) or not isinstance(column, int) or column not in COLUMNS:
-        raise IllegalAction(f"There is no column {column!r}; the columns are 1, 2 and 3.")
+        raise refused("card.no_column", column=repr(column))
     return box, column
 
 
-def _where(rules: CardRules, placement: Placement) -> str:
+def _where(rules: CardRules, placement: Placement, code: str, **params: Any) -> dict:
+    """The message ``code`` about the box of ``placement``, with "column N" when the game has columns."""
     label = rules.labels[placement.box]
-    return label if placement.column is None else f"{label}, column {placement.column}"
+    if placement.column is None:
+        return msg(code, label=label, **params)
+    return msg(f"{code}_column", label=label, column=placement.column, **params)
 
 
 def _score(rules: CardRules, state: dict, player: str, action: dict) -> dict:
     if state["roll"] == 0:
-        raise IllegalAction("Roll the dice first.")
+        raise refused("card.roll_first")
     box, column = _check_choice(rules, action)
     dice = state["dice"]
     five = is_five_of_a_kind(rules.faces(dice))
@@ -233,21 +246,25 @@ def _score(rules: CardRules, state: dict, player: str, action: dict) -> dict:
     new["turn"] += 1
     _advance(new, player)
     if placement.phrase is not None:
-        text = f"{player} {placement.phrase}."
+        text = msg(
+            placement.phrase, player=player, label=rules.labels[placement.box], column=placement.column
+        )
     else:
-        text = f"{player} scored {placement.value} in {_where(rules, placement)}."
-    new["last_event"] = {
-        "player": player,
-        "type": "score",
-        "box": placement.box,
-        "column": placement.column,
-        "picked": placement.picked,
-        "points": placement.value,
-        "dice": _clone(dice),
-        "five_of_a_kind": five,
-        "bonus": placement.bonus,
-        "text": text + placement.note + note + _ending(new),
-    }
+        text = _where(rules, placement, "card.scored", player=player, points=placement.value)
+    new["last_event"] = _said(
+        {
+            "player": player,
+            "type": "score",
+            "box": placement.box,
+            "column": placement.column,
+            "picked": placement.picked,
+            "points": placement.value,
+            "dice": _clone(dice),
+            "five_of_a_kind": five,
+            "bonus": placement.bonus,
+        },
+        [text, *placement.note, *note, *_ending(new)],
+    )
     return new
 
 
@@ -261,13 +278,10 @@ def _resign(state: dict, player: str) -> dict:
         turns.finish(new)
     elif new["current"] == player:
         _advance(new, player)
-    new["last_event"] = {
-        "player": player,
-        "type": "resign",
-        "dice": [],
-        "points": 0,
-        "text": f"{player} resigned." + _ending(new),
-    }
+    new["last_event"] = _said(
+        {"player": player, "type": "resign", "dice": [], "points": 0},
+        [msg("resigned", player=player), *_ending(new)],
+    )
     return new
 
 
@@ -279,21 +293,21 @@ def _skip(rules: CardRules, state: dict, player: str) -> dict:
     note = rules.write(card, placement, None)
     new["turn"] += 1
     _advance(new, absent)
-    new["last_event"] = {
-        "player": absent,
-        "type": "skip",
-        "by": player,
-        "box": placement.box,
-        "column": placement.column,
-        "picked": placement.picked,
-        "points": placement.value,
-        "dice": [],
-        "five_of_a_kind": False,
-        "bonus": 0,
-        "text": f"{player} skipped {absent}'s turn; {_where(rules, placement)} is scratched."
-        + note
-        + _ending(new),
-    }
+    new["last_event"] = _said(
+        {
+            "player": absent,
+            "type": "skip",
+            "by": player,
+            "box": placement.box,
+            "column": placement.column,
+            "picked": placement.picked,
+            "points": placement.value,
+            "dice": [],
+            "five_of_a_kind": False,
+            "bonus": 0,
+        },
+        [_where(rules, placement, "card.skipped", by=player, player=absent), *note, *_ending(new)],
+    )
     return new
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .errors import IllegalAction
+from .errors import refused
 
 Dice = Callable[[int], list]
 
@@ -50,22 +50,22 @@ def is_full_house(faces: Sequence[int]) -> bool:
     return sorted(counts(faces).values()) == [2, 3]
 
 
-def check_indices(indices: Any, n: int, what: str = "die") -> list[int]:
+def check_indices(indices: Any, n: int) -> list[int]:
     """Validate a client's list of dice indices into ``n`` dice; return it sorted.
 
     Raises IllegalAction for anything but a list of distinct ints in 0..n-1.
     """
     if not isinstance(indices, list):
-        raise IllegalAction(f"The {what} positions must be a list.")
+        raise refused("dice.not_list")
     seen: set[int] = set()
     for i in indices:
         # bool is an int subclass; True must not pass for die 1.
         if not isinstance(i, int) or isinstance(i, bool):
-            raise IllegalAction(f"{what.capitalize()} positions must be whole numbers.")
+            raise refused("dice.not_whole")
         if not 0 <= i < n:
-            raise IllegalAction(f"There is no {what} at position {i}; positions run from 0 to {n - 1}.")
+            raise refused("dice.no_position", index=i, last=n - 1)
         if i in seen:
-            raise IllegalAction(f"The {what} at position {i} is named twice.")
+            raise refused("dice.twice", index=i)
         seen.add(i)
     return sorted(seen)
 
@@ -77,7 +77,7 @@ def reroll(current: list, hold: list[int], dice: Dice) -> list:
     """
     free = [i for i in range(len(current)) if i not in hold]
     if not free:
-        raise IllegalAction("You held every die; release at least one to roll.")
+        raise refused("dice.hold_all")
     fresh = list(dice(len(free)))
     if len(fresh) != len(free):
         raise RuntimeError("the dice source returned the wrong number of dice")

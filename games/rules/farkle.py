@@ -13,7 +13,8 @@ from typing import Any
 from . import farkle_figures, turns
 from .declare import Option, Ranking
 from .dice import FACES, Dice, check_indices, counts
-from .errors import IllegalAction
+from .errors import IllegalAction, refused
+from .messages import english, msg
 
 slug = "farkle"
 name = "Farkle (10000)"
@@ -154,9 +155,9 @@ def _check_options(options: Mapping[str, Any]) -> tuple[int, int]:
     dice_count = options["dice"]
     # type() rather than isinstance: True and 6.0 must not pass for a number of points or dice.
     if type(goal) is not int or goal not in GOALS:
-        raise IllegalAction("The goal must be 10000, 5000 or 3000 points.")
+        raise refused("options.goal")
     if type(dice_count) is not int or dice_count not in DICE_COUNTS:
-        raise IllegalAction("Farkle is played with 6 or 5 dice.")
+        raise refused("options.dice")
     return goal, dice_count
 
 
@@ -191,7 +192,8 @@ def new_game(players: Any, options: Mapping[str, Any] | None = None) -> State:
       else those on the table), ``kept`` (faces set aside), ``points`` (their value), ``turn_points``
       (the turn's points after setting them aside: banked, lost or still running), ``banked``, ``lost``,
       ``total`` (the player's banked total), ``farkle``, ``hot_dice`` (this action set every die aside and
-      rolled them all again), ``by`` (who sent a skip) and ``text``.
+      rolled them all again), ``by`` (who sent a skip), ``msg`` (what happened, as messages:
+      games.rules.messages) and ``text`` (the same in English).
     """
     state, chosen = turns.start(_TURNS, players, options, _DEFAULTS)
     goal, dice_count = _check_options(chosen)
@@ -311,19 +313,19 @@ def apply(state: State, player: Any, action: Any, dice: Dice) -> State:
     keep = action.get("keep", [])
     if not state["rolls"]:
         if kind == "bank":
-            raise IllegalAction("Roll the dice before you bank.")
+            raise refused("farkle.bank_first")
         if not isinstance(keep, list):
             check_indices(keep, 0)  # raises its own sentence for anything but a list
         if keep:
-            raise IllegalAction("Nothing can be set aside before the first roll of a turn.")
+            raise refused("farkle.keep_first")
         return _roll(state, [], 0, dice)
     idx = check_indices(keep, len(state["dice"]))
     if not idx:
-        raise IllegalAction("Set aside at least one scoring die.")
+        raise refused("farkle.keep_none")
     faces = [state["dice"][i] for i in idx]
     value = score(faces)
     if not value:
-        raise IllegalAction(f"Those dice do not score: {_show(faces)}. Every die set aside must count.")
+        raise refused("farkle.no_score", dice=_show(faces))
     if kind == "roll":
         return _roll(state, faces, value, dice)
     return _bank(state, faces, value)
@@ -340,10 +342,6 @@ def _copy(state: State) -> State:
     s["banked"] = dict(state["banked"])
     s["turns_taken"] = dict(state["turns_taken"])
     return s
-
-
-def _laps(n: int) -> str:
-    return "1 lap" if n == 1 else f"{n} laps"
 
 
 def _show(faces: Iterable[int]) -> str:
@@ -363,9 +361,10 @@ def _event(s: State, player: str, kind: str, **fields: Any) -> dict[str, Any]:
         "total": s["banked"][player],
         "farkle": False,
         "hot_dice": False,
-        "text": "",
+        "msg": [],
     }
     event.update(fields)
+    event["text"] = english(event["msg"])
     return event
 
 
@@ -379,13 +378,11 @@ def _roll_dice(dice: Dice, n: int) -> list[int]:
 def _roll(state: State, faces: list[int], value: int, dice: Dice) -> State:
     s = _copy(state)
     player = s["current"]
-    text = ""
     if faces:
         s["set_aside"].append(faces)
         s["aside"].extend(faces)
         s["turn_points"] += value
         left = len(state["dice"]) - len(faces)
-        text = f"{player} set aside {_show(faces)} for {value} (turn: {s['turn_points']})"
     else:
         left = s["dice_count"]
     hot = bool(faces) and left == 0
@@ -393,21 +390,23 @@ def _roll(state: State, faces: list[int], value: int, dice: Dice) -> State:
         left = s["dice_count"]
         s["aside"] = []
         s["hot_dice_count"] += 1
-        text += f": hot dice! {player} rolled all {left} dice again: "
-    elif faces:
-        text += " and rolled "
-    else:
-        text = f"{player} rolled "
     roll = _roll_dice(dice, left)
     s["dice"] = roll
     s["dice_left"] = left
     s["rolls"] += 1
     s["confirm_roll"] = hot
-    text += _show(roll) + "."
     points = s["turn_points"]
+    said = {"player": player, "dice": _show(roll)}
+    if hot:
+        said = msg("farkle.hot_dice", kept=_show(faces), value=value, turn=points, count=left, **said)
+    elif faces:
+        said = msg("farkle.kept", kept=_show(faces), value=value, turn=points, **said)
+    else:
+        said = msg("rolled", **said)
+    text = [said]
     farkle = not has_score(roll)
     if farkle:
-        text += f" Farkle! {points} points lost." if points else " Farkle!"
+        text.append(msg("farkle.farkle_lost", points=points) if points else msg("farkle.farkle"))
     s["last_event"] = _event(
         s,
         player,
@@ -419,7 +418,7 @@ def _roll(state: State, faces: list[int], value: int, dice: Dice) -> State:
         lost=points if farkle else 0,
         farkle=farkle,
         hot_dice=hot,
-        text=text,
+        msg=text,
     )
     if farkle:
         _end_turn(s, counted=True)
@@ -428,10 +427,10 @@ def _roll(state: State, faces: list[int], value: int, dice: Dice) -> State:
 
 def _bank(state: State, faces: list[int], value: int) -> State:
     if len(faces) == len(state["dice"]):
-        raise IllegalAction("All your dice have scored: roll them all again to confirm before you bank.")
+        raise refused("farkle.confirm")
     points = state["turn_points"] + value
     if points < BANK_MINIMUM:
-        raise IllegalAction(f"You need at least {BANK_MINIMUM} points to bank; this turn has {points}.")
+        raise refused("farkle.minimum", minimum=BANK_MINIMUM, points=points)
     s = _copy(state)
     player = s["current"]
     s["set_aside"].append(faces)
@@ -439,9 +438,9 @@ def _bank(state: State, faces: list[int], value: int) -> State:
     s["turn_points"] = points
     s["banked"][player] += points
     total = s["banked"][player]
-    text = f"{player} set aside {_show(faces)} for {value} and banked {points} (total: {total})."
+    text = [msg("farkle.banked", player=player, kept=_show(faces), value=value, points=points, total=total)]
     if total >= s["goal"] and state["banked"][player] < s["goal"]:
-        text += f" {player} reached the goal of {s['goal']}."
+        text.append(msg("farkle.goal", player=player, goal=s["goal"]))
     s["last_event"] = _event(
         s,
         player,
@@ -451,7 +450,7 @@ def _bank(state: State, faces: list[int], value: int) -> State:
         points=value,
         turn_points=points,
         banked=points,
-        text=text,
+        msg=text,
     )
     _end_turn(s, counted=True)
     return s
@@ -470,7 +469,7 @@ def _resign(state: State, player: str) -> State:
         dice=list(state["dice"]) if in_turn else [],
         turn_points=lost,
         lost=lost,
-        text=f"{player} resigned.",
+        msg=[msg("resigned", player=player)],
     )
     alone = turns.left_alone(s)
     if in_turn or alone:
@@ -494,7 +493,11 @@ def _skip(state: State, player: str) -> State:
         turn_points=lost,
         lost=lost,
         by=player,
-        text=f"{player} skipped {skipped}'s turn" + (f"; {lost} points lost." if lost else "."),
+        msg=[
+            msg("farkle.skipped_lost", by=player, player=skipped, points=lost)
+            if lost
+            else msg("farkle.skipped", by=player, player=skipped)
+        ],
     )
     _end_turn(s, counted=True)
     return s
@@ -527,7 +530,9 @@ def _end_turn(s: State, *, counted: bool, alone: bool = False) -> None:
     s["ending"] = _ending(s)
     if alone or following is None or (wrapped and s["ending"]):
         turns.finish(s)
-        s["last_event"]["text"] += " " + turns.outcome(winners(s), f" after {_laps(s['laps'])}")
+        event = s["last_event"]
+        event["msg"].append(turns.outcome(winners(s), s["laps"]))
+        event["text"] = english(event["msg"])
         return
     if wrapped:
         s["laps"] += 1

@@ -11,8 +11,9 @@ from . import cardgame, sheet
 from .cardgame import CardRules, Placement
 from .declare import BY_SCORE
 from .dice import COLOURS, FACES, counts, is_five_of_a_kind, is_full_house, sum_of_face
-from .errors import IllegalAction
+from .errors import refused
 from .figures import CardFigures
+from .messages import gettext_noop
 
 slug = "painted-dicez"
 name = "Painted DiceZ"
@@ -38,26 +39,26 @@ BOXES = UPPER + CENTER + LOWER
 FACE = dict(zip(UPPER, FACES, strict=True))
 COLOUR = dict(zip(CENTER, COLOURS, strict=True))
 LABELS = {
-    "ones": "Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "blues": "Blues",
-    "reds": "Reds",
-    "pinks": "Pinks",
-    "greens": "Greens",
-    "yellows": "Yellows",
-    "four_of_a_kind": "4 of a Kind",
-    "four_of_a_color": "4 of a Color",
-    "full_house": "Full House",
-    "painted_house": "Painted House",
-    "straight": "Straight",
-    "rainbow": "Rainbow",
-    "flush": "Flush",
-    "dicez": "DiceZ",
-    "chance": "Chance",
+    "ones": gettext_noop("Ones"),
+    "twos": gettext_noop("Twos"),
+    "threes": gettext_noop("Threes"),
+    "fours": gettext_noop("Fours"),
+    "fives": gettext_noop("Fives"),
+    "sixes": gettext_noop("Sixes"),
+    "blues": gettext_noop("Blues"),
+    "reds": gettext_noop("Reds"),
+    "pinks": gettext_noop("Pinks"),
+    "greens": gettext_noop("Greens"),
+    "yellows": gettext_noop("Yellows"),
+    "four_of_a_kind": gettext_noop("4 of a Kind"),
+    "four_of_a_color": gettext_noop("4 of a Color"),
+    "full_house": gettext_noop("Full House"),
+    "painted_house": gettext_noop("Painted House"),
+    "straight": gettext_noop("Straight"),
+    "rainbow": gettext_noop("Rainbow"),
+    "flush": gettext_noop("Flush"),
+    "dicez": gettext_noop("DiceZ"),
+    "chance": gettext_noop("Chance"),
 }
 BONUS = 35
 BONUS_AT = 63
@@ -93,7 +94,7 @@ def score(box: str, dice: Sequence[Any]) -> int:
         return 50 if is_five_of_a_kind(faces) else 0
     if box == "chance":
         return sum(faces)
-    raise IllegalAction(f"There is no box called {box!r} in {name}.")
+    raise refused("card.no_box", box=repr(box), game=name)
 
 
 def _new_card() -> dict:
@@ -112,11 +113,11 @@ def _new_card() -> dict:
 
 def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -> Placement:
     if card["boxes"][box] is not None:
-        raise IllegalAction(f"{LABELS[box]} is already filled.")
+        raise refused("card.filled", label=LABELS[box])
     return Placement(box, None, None, value)
 
 
-def _write(card: dict, placement: Placement, dice: list | None) -> str:
+def _write(card: dict, placement: Placement, dice: list | None) -> list[dict]:
     boxes = card["boxes"]
     boxes[placement.box] = placement.value
 
@@ -137,7 +138,7 @@ def _write(card: dict, placement: Placement, dice: list | None) -> str:
         + card["color_bonus"]
         + card["lower_subtotal"]
     )
-    return ""
+    return []
 
 
 def _skip_placement(card: dict) -> Placement:
@@ -163,7 +164,7 @@ RULES = CardRules(
     skip_placement=_skip_placement,
     faces=_faces,
     normalize_die=_normalize_die,
-    die_text=lambda die: f"{die[1]} {die[0]}",
+    dice_param=lambda dice: [list(d) for d in dice],
 )
 
 

@@ -9,8 +9,9 @@ from . import cardgame, sheet
 from .cardgame import COLUMNS, CardRules, Placement
 from .declare import BY_SCORE
 from .dice import FACES, contains_run, counts, is_five_of_a_kind, is_full_house, sum_of_face
-from .errors import IllegalAction
+from .errors import refused
 from .figures import CardFigures, column_bonuses
+from .messages import gettext_noop, msg
 
 slug = "triple-quintzee"
 name = "Triple Quintzee"
@@ -32,19 +33,19 @@ FACE = dict(zip(TOP, FACES, strict=True))
 # Rows where a non-zero score takes the right-most empty box, whichever column (empty or not) was picked.
 RIGHT_MOST = frozenset({"full_house", "small_straight", "large_straight", "quintzee"})
 LABELS = {
-    "ones": "Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "three_of_a_kind": "3 of a Kind",
-    "four_of_a_kind": "4 of a Kind",
-    "full_house": "Full House",
-    "small_straight": "Small Straight",
-    "large_straight": "Large Straight",
-    "quintzee": "Quintzee",
-    "chance": "Chance",
+    "ones": gettext_noop("Ones"),
+    "twos": gettext_noop("Twos"),
+    "threes": gettext_noop("Threes"),
+    "fours": gettext_noop("Fours"),
+    "fives": gettext_noop("Fives"),
+    "sixes": gettext_noop("Sixes"),
+    "three_of_a_kind": gettext_noop("3 of a Kind"),
+    "four_of_a_kind": gettext_noop("4 of a Kind"),
+    "full_house": gettext_noop("Full House"),
+    "small_straight": gettext_noop("Small Straight"),
+    "large_straight": gettext_noop("Large Straight"),
+    "quintzee": gettext_noop("Quintzee"),
+    "chance": gettext_noop("Chance"),
 }
 SMALL_RUNS = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
 LARGE_RUNS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
@@ -74,7 +75,7 @@ def score(box: str, dice: Sequence[int]) -> int:
         return 50 if is_five_of_a_kind(faces) else 0
     if box == "chance":
         return sum(faces)
-    raise IllegalAction(f"There is no box called {box!r} in {name}.")
+    raise refused("card.no_box", box=repr(box), game=name)
 
 
 def _new_column(c: int) -> dict:
@@ -99,27 +100,27 @@ def _new_card() -> dict:
 
 def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -> Placement:
     columns = card["columns"]
-    note = ""
+    note: list[dict] = []
     if value and box in RIGHT_MOST:
         # RULINGS 1: a non-zero score takes the right-most empty box of the row "whichever column the
         # player picked", so the picked box itself may already be filled (by a scratch or a score).
         empty = [col["column"] for col in columns if col["boxes"][box] is None]
         if not empty:
-            raise IllegalAction(f"All three {LABELS[box]} boxes are filled.")
+            raise refused("card.row_full", label=LABELS[box])
         lands = max(empty)
         if lands != picked:
-            note = f" It goes to column {lands}, the right-most empty {LABELS[box]} box."
+            note.append(msg("quintzee.right_most", column=lands, label=LABELS[box]))
     else:
         # A scratch, and every score in the other rows, goes into the picked box.
         if columns[picked - 1]["boxes"][box] is not None:
-            raise IllegalAction(f"{LABELS[box]} in column {picked} is already filled.")
+            raise refused("card.filled_column", label=LABELS[box], column=picked)
         lands = picked
     bonus = 0
     # Checked on the card before this turn: the five of a kind that fills the last Quintzee box earns none.
     if five and value and all(col["boxes"]["quintzee"] is not None for col in columns):
         bonus = QUINTZEE_BONUS
-        note += f" Quintzee bonus: {QUINTZEE_BONUS} more in column {lands}."
-    return Placement(box, picked, lands, value, bonus, note)
+        note.append(msg("quintzee.bonus", points=QUINTZEE_BONUS, column=lands))
+    return Placement(box, picked, lands, value, bonus, tuple(note))
 
 
 def _add_up(col: dict) -> None:
@@ -136,7 +137,7 @@ def _add_up(col: dict) -> None:
     col["total"] = col["top_total"] + col["bottom_total"] + c * col["quintzee_bonus"]
 
 
-def _write(card: dict, placement: Placement, dice: list | None) -> str:
+def _write(card: dict, placement: Placement, dice: list | None) -> list[dict]:
     col = card["columns"][placement.column - 1]
     col["boxes"][placement.box] = placement.value
     col["quintzee_bonus"] += placement.bonus
@@ -144,7 +145,7 @@ def _write(card: dict, placement: Placement, dice: list | None) -> str:
     card["filled"] += 1
     card["complete"] = card["filled"] == CARD_BOXES
     card["total"] = sum(c["total"] for c in card["columns"])
-    return ""
+    return []
 
 
 def _skip_placement(card: dict) -> Placement:

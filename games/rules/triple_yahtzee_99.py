@@ -9,8 +9,9 @@ from . import cardgame, sheet
 from .cardgame import COLUMNS, CardRules, Placement
 from .declare import BY_SCORE
 from .dice import FACES, contains_run, counts, is_five_of_a_kind, sum_of_face
-from .errors import IllegalAction
+from .errors import refused
 from .figures import CardFigures, column_bonuses
+from .messages import gettext_noop, msg
 
 slug = "triple-yahtzee-99"
 name = "Triple Yahtzee 99"
@@ -51,25 +52,25 @@ LOWER_COUNTED = frozenset(
     {"three_of_a_kind", "four_of_a_kind", "full_house", "yahtzee", "first_chance", "second_chance"}
 )
 LABELS = {
-    "ones": "Ones",
-    "xtra_ones": "Xtra Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "waste_upper": "Waste-A-Turn (upper)",
-    "two_pairs": "2 Pairs",
-    "three_of_a_kind": "3 of a Kind",
-    "four_of_a_kind": "4 of a Kind",
-    "full_house": "Full House",
-    "small_straight": "Small Straight",
-    "large_straight": "Large Straight",
-    "yahtzee": "Yahtzee",
-    "yahtzee_bonus": "Yahtzee Bonus",
-    "first_chance": "1st Chance",
-    "second_chance": "2nd Chance",
-    "waste_lower": "Waste-A-Turn (lower)",
+    "ones": gettext_noop("Ones"),
+    "xtra_ones": gettext_noop("Xtra Ones"),
+    "twos": gettext_noop("Twos"),
+    "threes": gettext_noop("Threes"),
+    "fours": gettext_noop("Fours"),
+    "fives": gettext_noop("Fives"),
+    "sixes": gettext_noop("Sixes"),
+    "waste_upper": gettext_noop("Waste-A-Turn (upper)"),
+    "two_pairs": gettext_noop("2 Pairs"),
+    "three_of_a_kind": gettext_noop("3 of a Kind"),
+    "four_of_a_kind": gettext_noop("4 of a Kind"),
+    "full_house": gettext_noop("Full House"),
+    "small_straight": gettext_noop("Small Straight"),
+    "large_straight": gettext_noop("Large Straight"),
+    "yahtzee": gettext_noop("Yahtzee"),
+    "yahtzee_bonus": gettext_noop("Yahtzee Bonus"),
+    "first_chance": gettext_noop("1st Chance"),
+    "second_chance": gettext_noop("2nd Chance"),
+    "waste_lower": gettext_noop("Waste-A-Turn (lower)"),
 }
 YAHTZEE = {1: 50, 2: 50, 3: 50, 4: 60, 5: 60, 6: 75}
 YAHTZEE_BONUS = {1: 100, 2: 100, 3: 100, 4: 120, 5: 120, 6: 150}
@@ -131,7 +132,7 @@ def score(box: str, dice: Sequence[int]) -> int:
         return YAHTZEE_BONUS[faces[0]] if five else 0
     if box in ("first_chance", "second_chance"):
         return sum(faces)
-    raise IllegalAction(f"There is no box called {box!r} in {name}.")
+    raise refused("card.no_box", box=repr(box), game=name)
 
 
 def _new_column(k: int) -> dict:
@@ -164,20 +165,20 @@ def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -
     columns = card["columns"]
     if box == "yahtzee_bonus":
         if any(col["boxes"]["yahtzee"] is None for col in columns):
-            raise IllegalAction("The Yahtzee Bonus opens only once all three Yahtzee boxes are filled.")
+            raise refused("yahtzee.bonus_closed")
         free = [col["column"] for col in columns if col["boxes"]["yahtzee_bonus"] is None]
         if not free:
-            raise IllegalAction("All three Yahtzee Bonus boxes are filled.")
+            raise refused("yahtzee.bonus_full")
         if not value:
-            raise IllegalAction("The Yahtzee Bonus takes only a five of a kind.")
+            raise refused("yahtzee.bonus_five")
         # Bonuses fill columns 1, 2, 3 in that order whatever column was picked.
         lands = free[0]
-        note = f" It goes to column {lands}, the next Yahtzee Bonus box." if lands != picked else ""
+        note = (msg("yahtzee.bonus_column", column=lands),) if lands != picked else ()
         return Placement(box, picked, lands, value, bonus=value, note=note)
     if columns[picked - 1]["boxes"][box] is not None:
-        raise IllegalAction(f"{LABELS[box]} in column {picked} is already filled.")
+        raise refused("card.filled_column", label=LABELS[box], column=picked)
     if box in WASTE:
-        return Placement(box, picked, picked, 0, phrase=f"wasted the turn: {LABELS[box]}, column {picked}")
+        return Placement(box, picked, picked, 0, phrase="yahtzee.wasted")
     return Placement(box, picked, picked, value)
 
 
@@ -207,27 +208,27 @@ def meets_minimums(col: dict) -> bool:
     )
 
 
-def _check_upgrade(columns: list[dict], col: dict) -> str:
+def _check_upgrade(columns: list[dict], col: dict) -> list[dict]:
     """Settle a column's upgrade at the moment it first meets the minimums (they never unmeet)."""
     if col["meets_minimums"] or not meets_minimums(col):
-        return ""
+        return []
     col["meets_minimums"] = True
     k = col["column"]
     if col["status"] != "pending":
-        return ""
+        return []
     if k == 1 or columns[k - 2]["status"] == "upgraded":
         col["status"] = "upgraded"
         col["upgraded"] = True
         col["multiplier"] = UPGRADE[k]
         _add_up(col)
-        return f" Column {k} is upgraded to {col['multiplier']}x."
+        return [msg("yahtzee.upgraded", column=k, multiplier=col["multiplier"])]
     for right in columns[k - 1 :]:
         if right["status"] == "pending":
             right["status"] = "blocked"
-    return f" Column {k} meets the upgrade minimums before column {k - 1} upgraded, so it can never upgrade."
+    return [msg("yahtzee.blocked", column=k, previous=k - 1)]
 
 
-def _write(card: dict, placement: Placement, dice: list | None) -> str:
+def _write(card: dict, placement: Placement, dice: list | None) -> list[dict]:
     col = card["columns"][placement.column - 1]
     col["boxes"][placement.box] = placement.value
     if dice is not None and _counts_as_three(placement.box, placement.value, list(dice)):

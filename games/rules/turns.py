@@ -7,11 +7,12 @@ the same mistake gets the same sentence everywhere (resigning: rules/RULINGS.md,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import IllegalAction
+from .errors import refused
+from .messages import msg
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -34,23 +35,18 @@ class Turns:
         object.__setattr__(self, "_fields", {**self.actions, **OUT_OF_TURN})
 
 
-def _and(words: Iterable[str]) -> str:
-    words = list(words)
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 # --- a new game ------------------------------------------------------------------------------------
 
 
 def check_players(game: Turns, players: Any) -> list[str]:
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-        raise IllegalAction("The players must be a list of player ids.")
+        raise refused("players.list")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalAction(f"{game.name} is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise refused("players.count", game=game.name, min=MIN_PLAYERS, max=MAX_PLAYERS)
     if not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("Every player id must be a non-empty string.")
+        raise refused("players.empty_id")
     if len(set(players)) != len(players):
-        raise IllegalAction("A player can take only one seat.")
+        raise refused("players.twice")
     return list(players)
 
 
@@ -59,11 +55,13 @@ def check_options(game: Turns, options: Any, defaults: Mapping[str, Any]) -> dic
     if options is None:
         return dict(defaults)
     if not isinstance(options, Mapping):
-        raise IllegalAction("The options must be a mapping.")
+        raise refused("options.mapping")
     unknown = [k for k in options if not isinstance(k, str) or k not in defaults]
     if unknown:
-        known = f"the options are {_and(defaults)}" if defaults else "it takes no options"
-        raise IllegalAction(f"{game.name} has no option {min(unknown, key=repr)!r}; {known}.")
+        option = repr(min(unknown, key=repr))
+        if defaults:
+            raise refused("options.unknown", game=game.name, option=option, names=list(defaults))
+        raise refused("options.none", game=game.name, option=option)
     return {**defaults, **options}
 
 
@@ -93,35 +91,37 @@ def check_action(game: Turns, state: dict, player: Any, action: Any) -> str:
     turn); the action is not an object with one of the game's types; it has a field that type has not.
     """
     if state.get("slug") != game.slug:
-        raise IllegalAction(f"This is not a {game.name} game.")
+        raise refused("game.wrong", game=game.name)
     if state["over"]:
-        raise IllegalAction("The game is over.")
+        raise refused("game.over")
     if not isinstance(player, str) or player not in state["players"]:
-        raise IllegalAction("You are not playing in this game.")
+        raise refused("game.not_seated")
     kind = action.get("type") if isinstance(action, Mapping) else None
     if not (isinstance(kind, str) and kind in OUT_OF_TURN) and player != state["current"]:
-        raise IllegalAction("It is not your turn.")
+        raise refused("turn.not_yours")
     if not isinstance(action, Mapping):
-        raise IllegalAction("An action must be an object with a type.")
+        raise refused("action.not_object")
     if not isinstance(kind, str) or kind not in game._fields:
-        shown = f" {kind!r}" if isinstance(kind, str) and len(kind) <= _QUOTED else ""
-        raise IllegalAction(f"{game.name} has no action{shown}; the actions are {_and(game._fields)}.")
+        names = list(game._fields)
+        if isinstance(kind, str) and len(kind) <= _QUOTED:
+            raise refused("action.unknown", game=game.name, action=repr(kind), names=names)
+        raise refused("action.unknown_shape", game=game.name, names=names)
     extra = [k for k in action if k not in game._fields[kind]]
     if extra:
-        raise IllegalAction(f"A {kind} action has no field {min(extra, key=repr)!r}.")
+        raise refused("action.extra_field", action=kind, field=repr(min(extra, key=repr)))
     return kind
 
 
 def check_resign(state: dict, player: str) -> None:
     if player in state["resigned"]:
-        raise IllegalAction("You have already resigned.")
+        raise refused("resign.again")
 
 
 def check_skip(state: dict, player: str) -> None:
     if player in state["resigned"]:
-        raise IllegalAction("You have resigned, so you cannot skip a turn.")
+        raise refused("skip.resigned")
     if player == state["current"]:
-        raise IllegalAction("You cannot skip your own turn.")
+        raise refused("skip.own")
 
 
 # --- who plays on, and the end ---------------------------------------------------------------------
@@ -162,10 +162,16 @@ def winners(state: dict, best: Callable[[dict, list[str]], list[str]]) -> list[s
     return alive if len(alive) <= 1 else best(state, alive)
 
 
-def outcome(won: Sequence[str], after: str = "") -> str:
-    """The sentence that ends a game's last event; ``after`` qualifies the win (" after 3 laps")."""
+def outcome(won: Sequence[str], laps: int | None = None) -> dict:
+    """The message that ends a game's last event; ``laps``: the win took that many (Farkle)."""
     if not won:
-        return "The game is over with no winner."
+        return msg("over.nobody")
     if len(won) == 1:
-        return f"The game is over: {won[0]} wins{after}."
-    return f"The game is over: {_and(won)} share the win{after}."
+        return (
+            msg("over.winner", winner=won[0])
+            if laps is None
+            else msg("over.winner_laps", winner=won[0], laps=laps)
+        )
+    if laps is None:
+        return msg("over.shared", winners=list(won))
+    return msg("over.shared_laps", winners=list(won), laps=laps)

@@ -42,11 +42,11 @@ def _resolve(card: dict, box: str, picked: int | None, value: int, five: bool) -
     return Placement(box, None, None, value)
 
 
-def _write(card: dict, placement: Placement, dice: list | None) -> str:
+def _write(card: dict, placement: Placement, dice: list | None) -> list[dict]:
     card["boxes"][placement.box] = placement.value
     card["total"] = sum(v or 0 for v in card["boxes"].values())
     card["complete"] = all(v is not None for v in card["boxes"].values())
-    return ""
+    return []
 
 
 def _skip_placement(card: dict) -> Placement:

@@ -595,6 +595,7 @@ def test_rolling_and_holding(dice):
         "held": [],
         "roll": 1,
         "points": 0,
+        "msg": [{"code": "rolled", "params": {"player": "ann", "dice": "1, 2, 3, 4, 5"}}],
         "text": state["last_event"]["text"],
     }
     state = roll(state, dice, [6, 6, 6], hold=[3, 1])
