@@ -1,7 +1,7 @@
 """Players: Django's user with a display name; the username is what other players see."""
 
-from django.contrib.auth.models import AbstractUser
 from django.conf import settings
+from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -14,11 +14,16 @@ class User(AbstractUser):
         DARK = "dark", _("Dark")
 
     display_name = models.CharField(
-        _("display name"), max_length=40, blank=True, help_text=_("Shown on your profile next to your username.")
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("Shown on your profile next to your username."),
     )
     theme = models.CharField(_("theme"), max_length=5, choices=Theme.choices, default=Theme.AUTO)
     # The language the site speaks to this player (pages, e-mails, errors); empty: the browser's.
-    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    language = models.CharField(
+        _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
+    )
     # A computer player's strength (games.bots.STRENGTHS); empty for a person. Computer players are
     # accounts so that their seats, moves, results and statistics are kept like anyone's.
     computer = models.CharField(max_length=8, blank=True, default="")

@@ -7,6 +7,7 @@ import unicodedata
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from chat.models import MAX_LENGTH, Message
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
@@ -21,30 +22,30 @@ def clean(text) -> str:
     """The message as it is kept: stripped, at most MAX_LENGTH characters, no control characters
     (line breaks and tabs become spaces). It is always shown as text, never as HTML."""
     if not isinstance(text, str):
-        raise BadRequest("A chat message is text.")
+        raise BadRequest(_("A chat message is text."))
     text = "".join(" " if c in "\r\n\t" else c for c in text)
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs", "Cf") or c == "\u200d")
     text = " ".join(text.split())
     if not text:
-        raise BadRequest("Write something first.")
+        raise BadRequest(_("Write something first."))
     if len(text) > MAX_LENGTH:
-        raise BadRequest(f"A chat message is at most {MAX_LENGTH} characters.")
+        raise BadRequest(_("A chat message is at most %(max)s characters."), max=MAX_LENGTH)
     return text
 
 
 def _limit(user) -> None:
     wait = ratelimit.shared_hit(f"chat:{user.pk}", settings.CHAT_MESSAGES_PER_MINUTE, period=60)
     if wait is not None:
-        raise RateLimited(f"You are writing too fast: wait {wait} s.", retry_after=wait)
+        raise RateLimited(_("You are writing too fast: wait %(wait)s s."), retry_after=wait, wait=wait)
 
 
 def post_to_game(*, game_id: int, user, text) -> Message:
     text = clean(text)
     game = Game.objects.filter(pk=game_id).select_related("group").first()
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     if not can_watch(game, user):
-        raise Forbidden("You may not talk at this table.")
+        raise Forbidden(_("You may not talk at this table."))
     _limit(user)
     with transaction.atomic():
         message = Message.objects.create(game=game, author=user, text=text)
@@ -56,7 +57,7 @@ def post_to_group(*, group_id: int, user, text) -> Message:
     text = clean(text)
     group = Group.objects.filter(pk=group_id).first()
     if group is None or not Membership.objects.filter(group=group, user=user).exists():
-        raise Forbidden("Only the group's members talk in it.")
+        raise Forbidden(_("Only the group's members talk in it."))
     _limit(user)
     with transaction.atomic():
         message = Message.objects.create(group=group, author=user, text=text)
@@ -73,9 +74,9 @@ def remove_from_group(*, group_id: int, user, message_id: int) -> Message:
             .first()
         )
         if message is None:
-            raise NotFound("There is no such message.")
+            raise NotFound(_("There is no such message."))
         if message.group.creator_id != user.pk:
-            raise Forbidden("Only the group's creator removes messages.")
+            raise Forbidden(_("Only the group's creator removes messages."))
         message.removed = True
         message.save(update_fields=["removed"])
         _tell_group(message.group, message)

@@ -1,16 +1,31 @@
-"""Errors the game services raise; each carries a code and a sentence a player can read."""
+"""Errors the game services raise; each carries a code and a sentence a player can read.
+
+The sentence is said in the language that is active when ``message`` is read (the page's, or the
+socket's reader's: games.live.consumers), not the one active where the error was raised: services run
+on database threads that know no reader. A sentence is a ``gettext_lazy`` template with its
+parameters, or an engine's refusal (games.rules.messages).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class GameError(Exception):
     code = "error"
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: Any, code: str | None = None, **params: Any):
         super().__init__(message)
-        self.message = message
+        self.template = message
+        self.params = params
         if code:
             self.code = code
+
+    @property
+    def message(self) -> str:
+        from games import i18n
+
+        return i18n.sentence(self.template, self.params)
 
 
 class NotFound(GameError):
@@ -42,6 +57,6 @@ class RateLimited(GameError):
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
+    def __init__(self, message: Any, retry_after: int, **params: Any):
+        super().__init__(message, **params)
         self.retry_after = retry_after

@@ -11,6 +11,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.live.broadcast import send_on_commit
@@ -24,21 +25,21 @@ def _group(group_id: int, *, lock: bool = False) -> Group:
     try:
         return qs.get(pk=group_id)
     except Group.DoesNotExist:
-        raise NotFound("There is no such group.") from None
+        raise NotFound(_("There is no such group.")) from None
 
 
-def _creator_only(group: Group, user, what: str) -> None:
+def _creator_only(group: Group, user, refusal) -> None:
     if group.creator_id != user.pk:
-        raise Forbidden(f"Only the group's creator can {what}.")
+        raise Forbidden(refusal)
 
 
 def _clean(name: str, description: str) -> tuple[str, str]:
     name = (name or "").strip()
     if not 1 <= len(name) <= 80:
-        raise BadRequest("A group needs a name of 1 to 80 characters.")
+        raise BadRequest(_("A group needs a name of 1 to 80 characters."))
     description = (description or "").strip()
     if len(description) > 2000:
-        raise BadRequest("The description may be at most 2000 characters.")
+        raise BadRequest(_("The description may be at most 2000 characters."))
     return name, description
 
 
@@ -54,7 +55,7 @@ def group_update(*, group_id: int, user, name: str, description: str = "") -> Gr
     name, description = _clean(name, description)
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "edit it")
+        _creator_only(group, user, _("Only the group's creator can edit it."))
         group.name, group.description = name, description
         group.save(update_fields=["name", "description"])
     return group
@@ -63,13 +64,13 @@ def group_update(*, group_id: int, user, name: str, description: str = "") -> Gr
 def group_add_member(*, group_id: int, user, username: str) -> Membership:
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "add members")
+        _creator_only(group, user, _("Only the group's creator can add members."))
         member = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
         if member is None:
-            raise NotFound(f"There is no player called {username!r}.")
+            raise NotFound(_("There is no player called %(name)s."), name=repr(username))
         membership, created = Membership.objects.get_or_create(group=group, user=member)
         if not created:
-            raise Conflict(f"{member.username} is already a member.")
+            raise Conflict(_("%(name)s is already a member."), name=member.username)
         notices.added_to_group(group, member, by=user)
     return membership
 
@@ -78,7 +79,7 @@ def group_invite_create(*, group_id: int, user) -> str:
     """A new invitation link for the group (its token); any earlier link stops working."""
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "invite with a link")
+        _creator_only(group, user, _("Only the group's creator can invite with a link."))
         # 18 random bytes: a link nobody guesses, short enough to paste into a chat.
         group.invite_token = secrets.token_urlsafe(18)
         group.save(update_fields=["invite_token"])
@@ -89,7 +90,7 @@ def group_invite_revoke(*, group_id: int, user) -> None:
     """No invitation link any more: every copy of the old one shows that it is no longer valid."""
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "revoke its invitation link")
+        _creator_only(group, user, _("Only the group's creator can revoke its invitation link."))
         group.invite_token = None
         group.save(update_fields=["invite_token"])
 
@@ -102,7 +103,7 @@ def group_join_by_invite(*, token: str, user) -> tuple[Membership, bool]:
         # condition again once the lock is granted), so a revoked link adds nobody.
         group = Group.objects.select_for_update().filter(invite_token=token).first() if token else None
         if group is None:
-            raise NotFound("This invitation is no longer valid.")
+            raise NotFound(_("This invitation is no longer valid."))
         return Membership.objects.get_or_create(group=group, user=user)
 
 
@@ -120,12 +121,12 @@ def _cut_off(group: Group, member) -> None:
 def group_remove_member(*, group_id: int, user, member_id: int) -> None:
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "remove members")
+        _creator_only(group, user, _("Only the group's creator can remove members."))
         if member_id == group.creator_id:
-            raise Conflict("The creator cannot be removed; delete the group instead.")
+            raise Conflict(_("The creator cannot be removed; delete the group instead."))
         membership = Membership.objects.filter(group=group, user_id=member_id).select_related("user").first()
         if membership is None:
-            raise NotFound("That player is not a member of this group.")
+            raise NotFound(_("That player is not a member of this group."))
         membership.delete()
         _cut_off(group, membership.user)
 
@@ -134,17 +135,17 @@ def group_leave(*, group_id: int, user) -> None:
     with transaction.atomic():
         group = _group(group_id, lock=True)
         if group.creator_id == user.pk:
-            raise Conflict("The creator cannot leave the group; delete it instead.")
-        deleted, _ = Membership.objects.filter(group=group, user=user).delete()
+            raise Conflict(_("The creator cannot leave the group; delete it instead."))
+        deleted, _count = Membership.objects.filter(group=group, user=user).delete()
         if not deleted:
-            raise NotFound("You are not a member of this group.")
+            raise NotFound(_("You are not a member of this group."))
         _cut_off(group, user)
 
 
 def group_delete(*, group_id: int, user) -> None:
     with transaction.atomic():
         group = _group(group_id, lock=True)
-        _creator_only(group, user, "delete it")
+        _creator_only(group, user, _("Only the group's creator can delete it."))
         # Tables still waiting for players are cancelled: nobody could join them any more.
         Game.objects.filter(group=group, status=Game.Status.OPEN).update(
             status=Game.Status.ABANDONED, finished_at=timezone.now()

@@ -13,7 +13,11 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
+from accounts.language import scope_language
+from games.errors import GameError
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -26,6 +30,7 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.joined = False
+        self.language = scope_language(self.scope)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -61,7 +66,7 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
         message, error = GameConsumer.parse(text_data, bytes_data)
         refusal = await self.limiter.check("messages")
         if refusal is not None:
-            await self._error("rate_limited", refusal.message, retry_after=refusal.retry_after)
+            await self._error("rate_limited", refusal, retry_after=refusal.retry_after)
             return
         if error is not None:
             await self._error(*error)
@@ -73,15 +78,23 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "seen":
             ids = _ids(message.get("ids"))
             if ids is None:
-                await self._error("bad_request", f"ids must be a list of at most {MAX_IDS} notice ids.")
+                await self._error(
+                    "bad_request",
+                    GameError(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS),
+                )
                 return
             await database_sync_to_async(feed.mark_seen)(self.user, ids)
             await self.send_json(await database_sync_to_async(feed.feed)(self.user))
         else:
-            await self._error("unknown_type", f"Unknown message type {kind[:40]!r}.")
+            await self._error(
+                "unknown_type", GameError(_("Unknown message type %(type)s."), type=repr(kind[:40]))
+            )
 
-    async def _error(self, code: str, message: str, **extra) -> None:
-        await self.send_json({"type": "error", "id": None, "code": code, "message": message, **extra})
+    async def _error(self, code: str, message, **extra) -> None:
+        """``message``: a lazy sentence, a GameError or a rate-limit refusal, in the reader's language."""
+        with translation.override(self.language):
+            text = message.message if hasattr(message, "message") else str(message)
+        await self.send_json({"type": "error", "id": None, "code": code, "message": text, **extra})
 
     async def notices_chat(self, event: dict) -> None:
         """A message in one of the player's groups (the group page shows it live)."""

@@ -4,25 +4,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_user_computer'),
+        ("accounts", "0003_user_computer"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('de', 'Deutsch')], default='', max_length=8, verbose_name='language'),
+            model_name="user",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                choices=[("en", "English"), ("de", "Deutsch")],
+                default="",
+                max_length=8,
+                verbose_name="language",
+            ),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='display_name',
-            field=models.CharField(blank=True, help_text='Shown on your profile next to your username.', max_length=40, verbose_name='display name'),
+            model_name="user",
+            name="display_name",
+            field=models.CharField(
+                blank=True,
+                help_text="Shown on your profile next to your username.",
+                max_length=40,
+                verbose_name="display name",
+            ),
         ),
         migrations.AlterField(
-            model_name='user',
-            name='theme',
-            field=models.CharField(choices=[('auto', 'Follow the device'), ('light', 'Light'), ('dark', 'Dark')], default='auto', max_length=5, verbose_name='theme'),
+            model_name="user",
+            name="theme",
+            field=models.CharField(
+                choices=[("auto", "Follow the device"), ("light", "Light"), ("dark", "Dark")],
+                default="auto",
+                max_length=5,
+                verbose_name="theme",
+            ),
         ),
     ]

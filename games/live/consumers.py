@@ -13,7 +13,10 @@ import weakref
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
+from accounts.language import scope_language
 from chat import services as chat
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited
 from games.live import move_async, presence, selectors
@@ -54,6 +57,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False
+        self.language = scope_language(self.scope)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -124,16 +128,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         """The frame as a message, or the (code, message) of the error that answers it."""
         limit = settings.WS_MAX_MESSAGE_BYTES
         if text_data is None:
-            return None, ("binary", "Binary frames are not understood; send JSON text.")
+            return None, ("binary", _("Binary frames are not understood; send JSON text."))
         # Characters first (cheap), then bytes: a character is up to four bytes of UTF-8.
         if len(text_data) > limit or (len(text_data) * 4 > limit and len(text_data.encode()) > limit):
-            return None, ("too_large", f"Messages may be at most {limit} bytes.")
+            return None, ("too_large", GameError(_("Messages may be at most %(limit)s bytes."), limit=limit))
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):
-            return None, ("bad_json", "That message is not valid JSON.")
+            return None, ("bad_json", _("That message is not valid JSON."))
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            return None, ("bad_message", "A message must be a JSON object with a type.")
+            return None, ("bad_message", _("A message must be a JSON object with a type."))
         return message, None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -151,18 +155,22 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error(*error)
             return
         if handler is None:
-            await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
+            shown = repr(message["type"][:40])
+            await self.send_error("unknown_type", GameError(_("Unknown message type %(type)s."), type=shown))
             return
         try:
             await handler(self, message)
         except RateLimited as exc:
-            error = {"type": "error", "id": None, "code": exc.code, "message": exc.message}
+            with translation.override(self.language):
+                error = {"type": "error", "id": None, "code": exc.code, "message": exc.message}
             await self.send_json({**error, "retry_after": exc.retry_after})
         except GameError as exc:
-            await self.send_error(exc.code, exc.message, client_id)
+            await self.send_error(exc.code, exc, client_id)
         except Exception:
             logger.exception("game %s: unhandled error on %r", self.game_id, message.get("type"))
-            await self.send_error("server_error", "Something went wrong on the server; try again.", client_id)
+            await self.send_error(
+                "server_error", _("Something went wrong on the server; try again."), client_id
+            )
 
     def _db(self, func):
         """``func`` on this game's database thread."""
@@ -174,7 +182,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 "type": "error",
                 "id": client_id[:MAX_CLIENT_ID] if client_id else None,
                 "code": "rate_limited",
-                "message": refusal.message,
+                "message": self._said(lambda: refusal.message),
                 "retry_after": refusal.retry_after,
             }
         )
@@ -205,11 +213,11 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def on_sync(self, message: dict) -> None:
         seq = message.get("seq", 0)
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-            raise BadRequest("sync needs seq: the last sequence number you have (0 for none).")
+            raise BadRequest(_("sync needs seq: the last sequence number you have (0 for none)."))
         try:
             snapshot = await self._db(self._snapshot_since)(seq)
         except Forbidden as exc:
-            await self.send_error(exc.code, exc.message)
+            await self.send_error(exc.code, exc)
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.send_json(snapshot)
@@ -219,11 +227,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         game = Game.objects.select_related("creator", "group").filter(pk=self.game_id).first()
         if game is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(_("There is no such game."))
         # Access is checked again: a member removed while the channel layer was down never got the
         # access_revoked message that closes their socket.
         if not services.can_watch(game, self.user):
-            raise Forbidden("You are no longer a member of this game's group.")
+            raise Forbidden(_("You are no longer a member of this game's group."))
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:
@@ -249,9 +257,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             # before its disconnect() runs, leaving its presence row and group subscription behind.
             logger.info("game %s: a message for a closed socket was dropped (%r)", self.game_id, exc)
 
-    async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
+    def _said(self, say) -> str:
+        with translation.override(self.language):
+            return say()
+
+    async def send_error(self, code: str, message, client_id: str | None = None) -> None:
+        """``message``: a lazy sentence or a GameError, said here in this socket's reader's language."""
         shown = client_id[:MAX_CLIENT_ID] if client_id else None
-        await self.send_json({"type": "error", "id": shown, "code": code, "message": message})
+        with translation.override(self.language):
+            text = message.message if isinstance(message, GameError) else str(message)
+        await self.send_json({"type": "error", "id": shown, "code": code, "message": text})
 
     # --- channel-layer handlers ------------------------------------------------------------
 
@@ -262,7 +277,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         payload = event["payload"]
         if payload["type"] == "access_revoked":
             if payload["user"] == self.user.username:
-                await self.send_error("forbidden", "You are no longer a member of this game's group.")
+                await self.send_error("forbidden", _("You are no longer a member of this game's group."))
                 await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.send_json(payload)

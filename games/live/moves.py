@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
@@ -82,9 +83,9 @@ def validate_envelope(client_id: Any, action: Any) -> None:
         or not 1 <= len(client_id) <= MAX_CLIENT_ID
         or not _usable_text(client_id)
     ):
-        raise BadRequest(f"An action needs an id: a string of 1 to {MAX_CLIENT_ID} characters.")
+        raise BadRequest(_("An action needs an id: a string of 1 to %(max)s characters."), max=MAX_CLIENT_ID)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise BadRequest("An action must be an object with a type.")
+        raise BadRequest(_("An action must be an object with a type."))
 
 
 def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
@@ -94,19 +95,19 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
         [("game", [game_id]), ("mover", [client_id, user.pk, user.pk, game_id])]
     )
     if not game_rows:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     game = move_sql.row_to_game(game_rows[0])
     seat_pk, position, earlier_seq, is_member = mover_rows[0]
     if seat_pk is None:
-        raise Forbidden("Spectators can watch but not play: you have no seat in this game.", "spectator")
+        raise Forbidden(_("Spectators can watch but not play: you have no seat in this game."), "spectator")
     # The event names the player: the user we already have saves a query.
     seat = Seat(pk=seat_pk, game=game, user=user, position=position)
     if not is_member:
-        raise Forbidden("You are no longer a member of this game's group.")
+        raise Forbidden(_("You are no longer a member of this game's group."))
     if earlier_seq is not None:
         return (yield from _repeated(game, seat, earlier_seq))
     if game.status != Game.Status.PLAYING:
-        raise Conflict("This game is not being played.", "not_playing")
+        raise Conflict(_("This game is not being played."), "not_playing")
     now = timezone.now()
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
@@ -146,7 +147,7 @@ def play(game: Game, user, action: dict, dice, now) -> dict:
     try:
         state = game.engine.apply(game.state, user.username, action, dice)
     except rules.IllegalAction as exc:
-        raise InvalidAction(str(exc)) from None
+        raise InvalidAction(exc) from None
     game.seq += 1
     game.state = state
     if game.engine.current_player(state) != before:
@@ -195,13 +196,17 @@ def _check_absent(game: Game, sender: Seat, now) -> Decision:
     if away < game.absence_limit:
         wait = int(game.absence_limit - away) + 1
         raise InvalidAction(
-            f"{current} is still in the game; you may skip their turn after {wait} more seconds away.",
+            _("%(player)s is still in the game; you may skip their turn after %(wait)s more seconds away."),
             "not_absent",
+            player=current,
+            wait=wait,
         )
     if not reached:
         # A turn is never taken from a player who was not told of it (notices.TurnMail).
         raise InvalidAction(
-            f"{current} has not been told it is their turn yet; an e-mail is on its way.", "not_absent"
+            _("%(player)s has not been told it is their turn yet; an e-mail is on its way."),
+            "not_absent",
+            player=current,
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import Forbidden, NotFound
 from games.live.selectors import connected_usernames, game_snapshot
@@ -19,9 +20,9 @@ def connection_open(*, game_id: int, user, channel_name: str) -> dict:
         try:
             game = Game.objects.select_related("creator", "group").get(pk=game_id)
         except Game.DoesNotExist:
-            raise NotFound("There is no such game.") from None
+            raise NotFound(_("There is no such game.")) from None
         if not can_watch(game, user):
-            raise Forbidden("This game belongs to a group you are not a member of.")
+            raise Forbidden(_("This game belongs to a group you are not a member of."))
         Connection.objects.update_or_create(
             channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": now}
         )

@@ -33,6 +33,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.utils.translation import gettext as tr
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 from redis import asyncio as aioredis
@@ -60,12 +61,32 @@ class Refusal:
 
     @property
     def message(self) -> str:
-        what = "actions" if self.bucket == "actions" else "messages"
-        where = "on this connection" if self.scope == "connection" else "from your account"
-        return (
-            f"Too many {what} {where}: at most {self.limit} every {PERIOD:g} seconds. "
-            f"Wait {self.retry_after} s and try again."
-        )
+        """The refusal in the active language (the consumer sets its reader's)."""
+        sentences = {
+            ("actions", "connection"): tr(
+                "Too many actions on this connection: at most %(limit)s every %(period)s seconds. "
+                "Wait %(wait)s s and try again."
+            ),
+            ("actions", "user"): tr(
+                "Too many actions from your account: at most %(limit)s every %(period)s seconds. "
+                "Wait %(wait)s s and try again."
+            ),
+            ("messages", "connection"): tr(
+                "Too many messages on this connection: at most %(limit)s every %(period)s seconds. "
+                "Wait %(wait)s s and try again."
+            ),
+            ("messages", "user"): tr(
+                "Too many messages from your account: at most %(limit)s every %(period)s seconds. "
+                "Wait %(wait)s s and try again."
+            ),
+        }
+        bucket = "actions" if self.bucket == "actions" else "messages"
+        where = "connection" if self.scope == "connection" else "user"
+        return sentences[bucket, where] % {
+            "limit": self.limit,
+            "period": f"{PERIOD:g}",
+            "wait": self.retry_after,
+        }
 
 
 def limits(bucket: str) -> tuple[int, int]:

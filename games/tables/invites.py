@@ -17,6 +17,7 @@ import time
 from django.contrib import messages
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.errors import GameError, NotFound
 from games.models import Game
@@ -84,9 +85,9 @@ def _take_seat(request: HttpRequest, game_id: int) -> str:
         return reverse("home")
     except GameError as exc:
         # Full, started, or a group game for its members only: the game's page says the rest.
-        messages.error(request, f"You could not take a seat: {exc.message}")
+        messages.error(request, _("You could not take a seat: %(reason)s") % {"reason": exc.message})
     else:
-        messages.success(request, "You have a seat. Wait for the start.")
+        messages.success(request, _("You have a seat. Wait for the start."))
     return reverse("games:detail", args=[game_id])
 
 

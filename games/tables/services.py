@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -37,7 +38,7 @@ def can_watch(game: Game, user) -> bool:
 
 def _check_member(group, user) -> None:
     if group is not None and not group.memberships.filter(user=user).exists():
-        raise Forbidden("Only members of this group can play its games.")
+        raise Forbidden(_("Only members of this group can play its games."))
 
 
 DAYS_LIMITS = (86_400, 2 * 86_400, 3 * 86_400)
@@ -58,23 +59,28 @@ def game_create(
     try:
         engine = rules.get(kind)
     except KeyError:
-        raise BadRequest(f"There is no game called {kind!r}.") from None
+        raise BadRequest(_("There is no game called %(kind)s."), kind=repr(kind)) from None
     options = dict(options or {})
     if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
-        raise BadRequest(f"{engine.name} takes {engine.min_players} to {engine.max_players} players.")
+        raise BadRequest(
+            _("%(game)s takes %(min)s to %(max)s players."),
+            game=engine.name,
+            min=engine.min_players,
+            max=engine.max_players,
+        )
     try:
         engine.new_game(["probe"], options)  # the engine is the judge of its options
     except rules.IllegalAction as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(exc) from None
     # Stored in full, so that pages, statistics and high-score lists never guess a default.
     options = declare.full_options(engine, options)
     limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit
     if pace not in Game.Pace.values:
-        raise BadRequest(f"There is no pace called {pace!r}.")
+        raise BadRequest(_("There is no pace called %(pace)s."), pace=repr(pace))
     if pace == Game.Pace.DAYS and limit not in DAYS_LIMITS:
-        raise BadRequest("A game over days gives 1, 2 or 3 days per turn.")
+        raise BadRequest(_("A game over days gives 1, 2 or 3 days per turn."))
     if not 10 <= limit <= 7 * 24 * 3600:
-        raise BadRequest("The absence limit must be between 10 seconds and a week.")
+        raise BadRequest(_("The absence limit must be between 10 seconds and a week."))
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
@@ -97,7 +103,7 @@ def _locked(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotFound("There is no such game.") from None
+        raise NotFound(_("There is no such game.")) from None
 
 
 def game_join(*, game_id: int, user) -> Seat:
@@ -107,11 +113,11 @@ def game_join(*, game_id: int, user) -> Seat:
         if existing:
             return existing
         if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started.")
+            raise Conflict(_("This game has already started."))
         _check_member(game.group, user)
         taken = list(game.seats.values_list("position", flat=True))
         if len(taken) >= game.max_seats:
-            raise Conflict("This game is full.")
+            raise Conflict(_("This game is full."))
         position = next(p for p in range(game.max_seats) if p not in taken)
         seat = Seat.objects.create(game=game, user=user, position=position)
         _announce_lobby(game)
@@ -124,9 +130,9 @@ def game_leave(*, game_id: int, user) -> None:
         game = _locked(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise Forbidden("You are not seated in this game.")
+            raise Forbidden(_("You are not seated in this game."))
         if game.status != Game.Status.OPEN:
-            raise Conflict("The game has started: resign instead of leaving.")
+            raise Conflict(_("The game has started: resign instead of leaving."))
         if game.creator_id == user.pk:
             game.status = Game.Status.ABANDONED
             game.finished_at = timezone.now()
@@ -144,11 +150,11 @@ def game_start(*, game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
         if game.creator_id != user.pk:
-            raise Forbidden("Only the player who created the game can start it.")
+            raise Forbidden(_("Only the player who created the game can start it."))
         if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started.")
+            raise Conflict(_("This game has already started."))
         if game.seats.count() < game.engine.min_players:
-            raise Conflict("Not enough players to start.")
+            raise Conflict(_("Not enough players to start."))
         _start(game)
     return game
 
@@ -181,9 +187,9 @@ def game_play_again(*, game_id: int, user) -> Game:
         old = _locked(game_id)
         seats = list(old.seats.select_related("user").order_by("position"))
         if not any(s.user_id == user.pk for s in seats):
-            raise Forbidden("Only the players of this game can start the next one.")
+            raise Forbidden(_("Only the players of this game can start the next one."))
         if old.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
-            raise Conflict("This game is not over yet.")
+            raise Conflict(_("This game is not over yet."))
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
