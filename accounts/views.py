@@ -11,6 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from games.tables import invites
 
@@ -43,7 +47,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}!")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
         # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
         landing = invites.honour(request)
         return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
@@ -68,6 +72,18 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Profile saved.")
+        messages.success(request, _("Profile saved."))
         return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch (the cookie, for visitors), kept on the player too when signed in, so
+    that e-mails and every device speak the player's language."""
+    response = django_set_language(request)
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and check_for_language(chosen) and request.user.language != chosen:
+        request.user.language = chosen
+        request.user.save(update_fields=["language"])
+    return response

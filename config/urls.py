@@ -1,13 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
 from config.health import healthz
 from games.web import player_views
 from games.web import views as game_views
+from games.web.i18n import SiteCatalog
 
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
     path("groups/", include("groups.urls")),

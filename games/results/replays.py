@@ -104,7 +104,14 @@ def game_replay_data(game: Game) -> dict:
     server in front compressing it."""
     frames = game_replay_frames(game)
     entries = [
-        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "text": a.result.get("text", "")}
+        {
+            "seq": a.seq,
+            "player": a.seat.user.username,
+            "action": a.action,
+            # The English text, and the messages the page says in its reader's language (static/js/i18n.js).
+            "text": a.result.get("text", ""),
+            "msg": a.result.get("msg", []),
+        }
         for a in game.actions.select_related("seat__user").order_by("seq")
     ]
     log = {

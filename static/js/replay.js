@@ -2,6 +2,7 @@
 // The page carries the first step whole and each later one as a JSON Patch (RFC 6902), gzipped
 // (games/results/replays.py): every state is rebuilt here, once, by applying the patches in order.
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
+import { eventText, fmt, gettext } from "./i18n.js";
 
 async function unpack(packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
@@ -29,7 +30,7 @@ let step = data.states.length - 1;
 data.entries.forEach((entry, i) => {
   const li = document.createElement("li");
   li.dataset.step = String(i + 1);
-  li.textContent = entry.text || `${entry.player}: ${entry.action.type}`;
+  li.textContent = eventText(entry) || `${entry.player}: ${entry.action.type}`;
   li.addEventListener("click", () => show(i + 1));
   log.appendChild(li);
 });
@@ -48,8 +49,8 @@ function fallback(state, scores) {
     .map(([player, score]) => `<tr><th scope="row">${player}</th><td class="num">${score}</td></tr>`)
     .join("");
   const dice = (state.dice || []).map((d) => (Array.isArray(d) ? `${d[0]}${d[1][0].toUpperCase()}` : d)).join(" ");
-  board.innerHTML = `<table class="data"><thead><tr><th scope="col">Player</th><th scope="col" class="num">Score</th></tr></thead><tbody>${rows}</tbody></table>
-    <p>Dice: <span class="replay-dice">${dice || "–"}</span></p>`;
+  board.innerHTML = `<table class="data"><thead><tr><th scope="col">${gettext("Player")}</th><th scope="col" class="num">${gettext("Score")}</th></tr></thead><tbody>${rows}</tbody></table>
+    <p>${gettext("Dice:")} <span class="replay-dice">${dice || "–"}</span></p>`;
 }
 
 function show(n) {
@@ -57,7 +58,7 @@ function show(n) {
   const state = data.states[step];
   if (draw) draw(board, step);
   else fallback(state, data.scores[step]);
-  position.textContent = `Step ${step} of ${data.states.length - 1}`;
+  position.textContent = fmt(gettext("Step %(step)s of %(steps)s"), { step, steps: data.states.length - 1 });
   log.querySelectorAll("li").forEach((li) => {
     const current = Number(li.dataset.step) === step;
     li.classList.toggle("current", current);

@@ -10,6 +10,7 @@ import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './p
 import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
 import { viewModule } from './views.js';
+import { eventText, fmt, gettext } from '../i18n.js';
 
 const OVER = new Set(['finished', 'abandoned']);
 // A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
@@ -118,7 +119,7 @@ export class GameApp {
   #chooseView() {
     const game = this.client.game;
     this.view = viewModule(game.view).play(this, game.sheet);
-    if (this.dom.keys) fill(this.dom.keys, h('strong', {}, 'Keys: '), this.view.keysHelp);
+    if (this.dom.keys) fill(this.dom.keys, h('strong', {}, `${gettext('Keys:')} `), this.view.keysHelp);
   }
 
   #effects(event) {
@@ -164,10 +165,10 @@ export class GameApp {
     const list = document.getElementById('seat-list');
     if (!list) return;
     const host = this.client.game?.creator;
-    fill(list, seats.map((s) => h('li', {}, s.user, s.user === host ? [' ', h('span', { class: 'tag' }, 'host')] : null)));
+    fill(list, seats.map((s) => h('li', {}, s.user, s.user === host ? [' ', h('span', { class: 'tag' }, gettext('host'))] : null)));
     const heading = document.getElementById('waiting-heading');
     const max = this.client.game?.max_seats;
-    if (heading && max) heading.textContent = `Waiting for players (${seats.length}/${max})`;
+    if (heading && max) heading.textContent = fmt(gettext('Waiting for players (%(seated)s/%(max)s)'), { seated: seats.length, max });
   }
 
   // --- drawing ------------------------------------------------------------------------------------
@@ -187,7 +188,7 @@ export class GameApp {
       end: el('g-end', 'section', { class: 'g-end', 'aria-labelledby': 'g-end-title' }),
       turn: el('g-turn', 'h2', { class: 'g-turn' }),
       last: el('g-last', 'p', { class: 'g-last' }),
-      dice: el('g-dice', 'div', { class: 'g-dice', role: 'group', 'aria-label': 'Dice' }),
+      dice: el('g-dice', 'div', { class: 'g-dice', role: 'group', 'aria-label': gettext('Dice') }),
       controls: el('g-controls', 'div', { class: 'g-controls' }),
       hint: el('g-hint', 'p', { class: 'g-hint' }),
       error: el('g-error', 'p', { class: 'g-error', role: 'alert' }),
@@ -204,7 +205,7 @@ export class GameApp {
     fill(this.root,
       d.conn, d.next,
       h('div', { class: 'g-layout' },
-        h('section', { class: 'g-play', 'aria-label': 'Table' },
+        h('section', { class: 'g-play', 'aria-label': gettext('Table') },
           d.end, d.turn, d.last,
           // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
           // and what the box being chosen would score are always seen together.
@@ -212,15 +213,15 @@ export class GameApp {
           d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
-            h('h2', { id: 'g-players-title' }, 'Players'), d.players, d.actions),
+            h('h2', { id: 'g-players-title' }, gettext('Players')), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
-            h('h2', { id: 'g-log-title' }, 'Game log'), h('div', { role: 'log' }, d.log)),
+            h('h2', { id: 'g-log-title' }, gettext('Game log')), h('div', { role: 'log' }, d.log)),
           this.chat.el,
           d.keys)));
   }
 
   #renderConnection(status) {
-    const text = { connecting: 'Connecting…', reconnecting: 'Reconnecting…', closed: this.fatal ?? 'Disconnected.' }[status] ?? '';
+    const text = { connecting: gettext('Connecting…'), reconnecting: gettext('Reconnecting…'), closed: this.fatal ?? gettext('Disconnected.') }[status] ?? '';
     this.dom.conn.textContent = text;
     this.dom.conn.className = `g-conn ${status}`;
     this.root.dataset.conn = status;
@@ -258,7 +259,7 @@ export class GameApp {
       this.#renderMoment();
       this.#renderBoard();
     } else {
-      fill(this.dom.turn, c.status === 'abandoned' ? 'This game was cancelled before it started.' : 'Waiting for the game to start…');
+      fill(this.dom.turn, c.status === 'abandoned' ? gettext('This game was cancelled before it started.') : gettext('Waiting for the game to start…'));
     }
     this.#renderPlayers();
     this.#renderActions();
@@ -295,18 +296,18 @@ export class GameApp {
 
   #renderTurn() {
     const s = this.state;
-    let text = 'Waiting…';
-    if (s.over) text = 'Game over';
-    else if (this.myTurn) text = 'Your turn';
-    else if (s.current) text = `${s.current}'s turn`;
-    const away = s.current && !s.over && !this.client.connected.has(s.current) ? ' (not connected)' : '';
-    const watching = this.seated ? '' : ' · you are watching';
+    let text = gettext('Waiting…');
+    if (s.over) text = gettext('Game over');
+    else if (this.myTurn) text = gettext('Your turn');
+    else if (s.current) text = fmt(gettext("%(player)s's turn"), { player: s.current });
+    const away = s.current && !s.over && !this.client.connected.has(s.current) ? ` ${gettext('(not connected)')}` : '';
+    const watching = this.seated ? '' : ` · ${gettext('you are watching')}`;
     if (this.#changedSig('turn', [text, away, watching])) {
       fill(this.dom.turn, h('span', { class: this.myTurn ? 'mine' : '' }, text),
         away ? h('span', { class: 'muted' }, away) : null,
         watching ? h('span', { class: 'muted small' }, watching) : null);
     }
-    const last = s.last_event?.text ?? '';
+    const last = eventText(s.last_event);
     if (this.dom.last.textContent !== last) this.dom.last.textContent = last;
   }
 
@@ -328,7 +329,7 @@ export class GameApp {
     if (s.over) return '';
     if (!this.myTurn) {
       if (!this.seated) return '';
-      return s.resigned.includes(this.me) ? 'You resigned from this game.' : `Waiting for ${s.current}.`;
+      return s.resigned.includes(this.me) ? gettext('You resigned from this game.') : fmt(gettext('Waiting for %(player)s.'), { player: s.current });
     }
     return this.view.turnHint();
   }
@@ -415,7 +416,7 @@ export class GameApp {
     else fill(list, entries.map(logItem));
     const placeholder = list.querySelector('li:not([data-seq])');
     if (entries.length) placeholder?.remove();
-    else if (!placeholder) list.append(h('li', { class: 'muted' }, 'Nothing has happened yet.'));
+    else if (!placeholder) list.append(h('li', { class: 'muted' }, gettext('Nothing has happened yet.')));
     this.logShown = seqs;
     if (nearBottom || !prefix) list.scrollTop = list.scrollHeight;
   }

@@ -2,6 +2,7 @@
 // goes in as text, never as HTML. A player who hid the chat (notification settings) sees a note instead.
 
 import { fill, h } from './dom.js';
+import { gettext } from '../i18n.js';
 
 const MAX = 500;
 
@@ -13,15 +14,15 @@ export class ChatPanel {
     this.list = h('ol', { class: 'g-chat', id: 'g-chat', tabindex: '0', 'aria-labelledby': 'g-chat-title' });
     this.input = h('input', { type: 'text', id: 'g-chat-text', maxlength: String(MAX), autocomplete: 'off', enterkeyhint: 'send' });
     this.el = h('section', { class: 'g-panel', 'aria-labelledby': 'g-chat-title' },
-      h('h2', { id: 'g-chat-title' }, 'Chat'),
+      h('h2', { id: 'g-chat-title' }, gettext('Chat')),
       muted
-        ? h('p', { class: 'muted small' }, 'You hid the chat. ', h('a', { href: '/notices/settings/' }, 'Show it'))
+        ? h('p', { class: 'muted small' }, `${gettext('You hid the chat.')} `, h('a', { href: '/notices/settings/' }, gettext('Show it')))
         : [
           h('div', { role: 'log' }, this.list),
           h('form', { class: 'g-chat-form', onsubmit: (e) => this.#send(e) },
-            h('label', { for: 'g-chat-text', class: 'sr-only' }, 'Message'),
+            h('label', { for: 'g-chat-text', class: 'sr-only' }, gettext('Message')),
             this.input,
-            h('button', { type: 'submit', class: 'button small' }, 'Send')),
+            h('button', { type: 'submit', class: 'button small' }, gettext('Send'))),
         ]);
   }
 
@@ -38,7 +39,7 @@ export class ChatPanel {
     const sig = messages.map((m) => `${m.id}:${m.removed}`);
     if (this.shown !== null && sig.join() === this.shown.join()) return;
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    fill(this.list, messages.length ? messages.map(line) : h('li', { class: 'muted' }, 'No messages yet.'));
+    fill(this.list, messages.length ? messages.map(line) : h('li', { class: 'muted' }, gettext('No messages yet.')));
     this.shown = sig;
     if (nearBottom) this.list.scrollTop = this.list.scrollHeight;
   }
@@ -46,5 +47,5 @@ export class ChatPanel {
 
 export function line(m) {
   return h('li', { dataset: { id: String(m.id) } },
-    h('strong', {}, m.user), ': ', m.removed ? h('em', { class: 'muted' }, 'removed') : m.text);
+    h('strong', {}, m.user), ': ', m.removed ? h('em', { class: 'muted' }, gettext('removed')) : m.text);
 }

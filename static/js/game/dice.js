@@ -2,8 +2,9 @@
 // never the only way to tell them apart.
 
 import { h } from './dom.js';
+import { fmt, gettext } from '../i18n.js';
 
-export const FACE_WORDS = ['none', 'one', 'two', 'three', 'four', 'five', 'six'];
+export const FACE_WORDS = [gettext('none'), gettext('one'), gettext('two'), gettext('three'), gettext('four'), gettext('five'), gettext('six')];
 export const COLOUR_LETTER = { blue: 'B', red: 'R', pink: 'P', green: 'G', yellow: 'Y' };
 
 const PIPS = {
@@ -21,7 +22,7 @@ export function dieParts(die) {
 
 export function dieText(die) {
   const { face, colour } = dieParts(die);
-  return colour ? `${FACE_WORDS[face]}, ${colour}` : FACE_WORDS[face];
+  return colour ? `${FACE_WORDS[face]}, ${gettext(colour)}` : FACE_WORDS[face];
 }
 
 // The face alone, for small dice in banners and lists; `label` makes it readable on its own.
@@ -49,13 +50,13 @@ export function diceRow({ dice, count, marked, markWord, tagWord = markWord, rol
     const die = dice[i];
     const n = i + 1;
     if (die === undefined) {
-      out.push(h('span', { class: 'g-die blank', role: 'img', 'aria-label': `Die ${n}: not rolled` },
+      out.push(h('span', { class: 'g-die blank', role: 'img', 'aria-label': fmt(gettext('Die %(number)s: not rolled'), { number: n }) },
         h('span', { class: 'g-face empty', 'aria-hidden': 'true' }), h('span', { class: 'g-die-tag' })));
       continue;
     }
     const isMarked = marked.has(i);
     const canUse = usable ? usable.has(i) : true;
-    const label = `Die ${n}: ${dieText(die)}${isMarked ? `, ${markWord}` : ''}`;
+    const label = `${fmt(gettext('Die %(number)s: %(face)s'), { number: n, face: dieText(die) })}${isMarked ? `, ${markWord}` : ''}`;
     const cls = ['g-die', isMarked ? 'marked' : '', rolled?.has(i) ? 'rolling' : '', canUse ? '' : 'dead']
       .filter(Boolean).join(' ');
     const face = dieFace(die);

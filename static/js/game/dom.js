@@ -1,5 +1,7 @@
 // A tiny element builder: every server string goes in as a text node, never as HTML.
 
+import { fmt, gettext } from '../i18n.js';
+
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
@@ -32,5 +34,5 @@ export function plural(n, one, many = `${one}s`) {
 
 export function listText(names) {
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return fmt(gettext('%(first)s and %(last)s'), { first: names.slice(0, -1).join(', '), last: names.at(-1) });
 }

@@ -5,6 +5,7 @@ import { diceRow } from './dice.js';
 import { fill } from './dom.js';
 import { farkleBoard, farkleControls, farkleMoment } from './farkle.js';
 import { GameView } from './view.js';
+import { fmt, gettext, number } from '../i18n.js';
 
 // Digits pick a die whatever the game's number of dice; a digit past the dice on the table does nothing.
 const DIE_KEYS = 6;
@@ -22,7 +23,7 @@ class FarklePlay extends GameView {
     this.fresh = false;
   }
 
-  get keysHelp() { return `Space rolls · 1–${DIE_KEYS} select a die · B banks`; }
+  get keysHelp() { return fmt(gettext('Space rolls · 1–%(keys)s select a die · B banks'), { keys: DIE_KEYS }); }
 
   get dieKeys() { return DIE_KEYS; }
 
@@ -64,7 +65,7 @@ class FarklePlay extends GameView {
   dice() {
     const s = this.app.state;
     return {
-      dice: s.dice, count: diceCount(s), marked: this.sel, markWord: 'selected to keep', tagWord: 'keep',
+      dice: s.dice, count: diceCount(s), marked: this.sel, markWord: gettext('selected to keep'), tagWord: gettext('keep'),
       interactive: this.app.myTurn && s.rolls > 0, usable: new Set(this.app.client.preview.scoring ?? []),
     };
   }
@@ -79,9 +80,9 @@ class FarklePlay extends GameView {
 
   turnHint() {
     const s = this.app.state;
-    if (s.rolls === 0) return `Roll the dice to start your turn. Goal: ${s.goal}.`;
-    if (s.confirm_roll) return 'Hot dice confirmed: set aside scoring dice, then roll or bank.';
-    return 'Select scoring dice, then roll the rest or bank.';
+    if (s.rolls === 0) return fmt(gettext('Roll the dice to start your turn. Goal: %(goal)s.'), { goal: number(s.goal) });
+    if (s.confirm_roll) return gettext('Hot dice confirmed: set aside scoring dice, then roll or bank.');
+    return gettext('Select scoring dice, then roll the rest or bank.');
   }
 
   moment() {
@@ -105,7 +106,7 @@ class FarklePlay extends GameView {
 
 class FarkleReplay {
   dice(state) {
-    return diceRow({ dice: state.dice, count: diceCount(state), marked: new Set(), markWord: 'selected', interactive: false });
+    return diceRow({ dice: state.dice, count: diceCount(state), marked: new Set(), markWord: gettext('selected'), interactive: false });
   }
 
   moment(state) {

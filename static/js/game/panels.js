@@ -1,7 +1,8 @@
 // The parts every game shares: the players list, the actions (skip, resign), the end-of-game panel,
 // the next-game notice and log lines. Plain builders: the app decides when to redraw them.
 
-import { h, listText, plural } from './dom.js';
+import { h, listText } from './dom.js';
+import { eventText, fmt, gettext, ngettext, number } from '../i18n.js';
 
 export function playerItems({ rows, me, goal }) {
   return rows.map(({ name, score, online, current, resigned, winner }) => h('li', {
@@ -9,13 +10,13 @@ export function playerItems({ rows, me, goal }) {
     'aria-current': current ? 'true' : null,
     dataset: { player: name },
   },
-  h('span', { class: `dot ${online ? 'online' : 'offline'}`, title: online ? 'connected' : 'not connected' },
-    h('span', { class: 'sr-only' }, online ? 'connected' : 'not connected')),
-  h('span', { class: 'name' }, name, name === me ? h('span', { class: 'muted' }, ' (you)') : null),
-  current ? h('span', { class: 'g-tag turn' }, 'to play') : null,
-  resigned ? h('span', { class: 'g-tag' }, 'resigned') : null,
-  winner ? h('span', { class: 'g-tag win' }, 'winner') : null,
-  h('span', { class: 'score' }, String(score)),
+  h('span', { class: `dot ${online ? 'online' : 'offline'}`, title: online ? gettext('connected') : gettext('not connected') },
+    h('span', { class: 'sr-only' }, online ? gettext('connected') : gettext('not connected'))),
+  h('span', { class: 'name' }, name, name === me ? h('span', { class: 'muted' }, ` ${gettext('(you)')}`) : null),
+  current ? h('span', { class: 'g-tag turn' }, gettext('to play')) : null,
+  resigned ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
+  winner ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
+  h('span', { class: 'score' }, number(score)),
   // Farkle: how far each player is on the way to the goal.
   goal ? h('span', { class: 'progress', 'aria-hidden': 'true' },
     h('span', { style: `width:${Math.min(100, (100 * score) / goal)}%` })) : null));
@@ -26,55 +27,68 @@ export function actionItems({ skip, confirming, onSkip, onAskResign, onResign, o
   const parts = [];
   if (skip && !skip.wait) {
     parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'skip-button', dataset: { focusKey: 'skip' }, onclick: onSkip },
-      `Skip ${skip.player}'s turn`));
+      fmt(gettext("Skip %(player)s's turn"), { player: skip.player })));
   } else if (skip) {
-    parts.push(h('p', { class: 'muted small' }, `${skip.player} is not connected. You can skip their turn in ${plural(skip.wait, 'second')}.`));
+    const text = ngettext('%(player)s is not connected. You can skip their turn in %(count)s second.',
+      '%(player)s is not connected. You can skip their turn in %(count)s seconds.', skip.wait);
+    parts.push(h('p', { class: 'muted small' }, fmt(text, { player: skip.player, count: skip.wait })));
   }
   if (confirming) {
-    parts.push(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm resign' },
-      h('p', {}, 'Resign from this game? You cannot take it back.'),
-      h('button', { type: 'button', class: 'button danger small', id: 'resign-confirm', dataset: { focusKey: 'resign-yes' }, onclick: onResign }, 'Yes, resign'),
+    parts.push(h('div', { class: 'confirm', role: 'group', 'aria-label': gettext('Confirm resign') },
+      h('p', {}, gettext('Resign from this game? You cannot take it back.')),
+      h('button', { type: 'button', class: 'button danger small', id: 'resign-confirm', dataset: { focusKey: 'resign-yes' }, onclick: onResign }, gettext('Yes, resign')),
       ' ',
-      h('button', { type: 'button', class: 'button secondary small', dataset: { focusKey: 'resign-no' }, onclick: onCancelResign }, 'Cancel')));
+      h('button', { type: 'button', class: 'button secondary small', dataset: { focusKey: 'resign-no' }, onclick: onCancelResign }, gettext('Cancel'))));
   } else {
-    parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'resign-button', dataset: { focusKey: 'resign' }, onclick: onAskResign }, 'Resign'));
+    parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'resign-button', dataset: { focusKey: 'resign' }, onclick: onAskResign }, gettext('Resign')));
   }
   return parts;
 }
 
 export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, replayUrl, token }) {
-  if (!state) return [h('h2', { id: 'g-end-title' }, 'Game cancelled')];
-  const after = laps ? ` after ${plural(laps, 'lap')}` : '';
+  if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
+  const said = { winner: winners[0], winners: listText(winners), points: number(scoreOf(winners[0])), laps };
   let verdict;
-  if (!winners.length) verdict = 'The game is over with no winner.';
-  else if (winners.length === 1) verdict = `${winners[0] === me ? 'You win' : `${winners[0]} wins`} with ${scoreOf(winners[0])} points${after}!`;
-  else verdict = `${listText(winners)} share the win with ${scoreOf(winners[0])} points${after}.`;
+  if (!winners.length) verdict = gettext('The game is over with no winner.');
+  else if (winners.length === 1 && winners[0] === me) {
+    verdict = laps ? ngettext('You win with %(points)s points after %(laps)s lap!', 'You win with %(points)s points after %(laps)s laps!', laps)
+      : gettext('You win with %(points)s points!');
+  } else if (winners.length === 1) {
+    verdict = laps ? ngettext('%(winner)s wins with %(points)s points after %(laps)s lap!', '%(winner)s wins with %(points)s points after %(laps)s laps!', laps)
+      : gettext('%(winner)s wins with %(points)s points!');
+  } else {
+    verdict = laps ? ngettext('%(winners)s share the win with %(points)s points after %(laps)s lap.', '%(winners)s share the win with %(points)s points after %(laps)s laps.', laps)
+      : gettext('%(winners)s share the win with %(points)s points.');
+  }
+  verdict = fmt(verdict, said);
   const standings = [...state.players].sort((a, b) => scoreOf(b) - scoreOf(a));
   return [
-    h('h2', { id: 'g-end-title' }, 'Game over'),
+    h('h2', { id: 'g-end-title' }, gettext('Game over')),
     h('p', { class: 'verdict' }, verdict),
     h('ol', { class: 'standings' }, standings.map((p) => h('li', { class: winners.includes(p) ? 'is-winner' : '' },
       h('span', { class: 'name' }, p),
-      winners.includes(p) ? h('span', { class: 'g-tag win' }, 'winner') : null,
-      state.resigned.includes(p) ? h('span', { class: 'g-tag' }, 'resigned') : null,
-      h('span', { class: 'score' }, String(scoreOf(p)))))),
+      winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
+      state.resigned.includes(p) ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
+      h('span', { class: 'score' }, number(scoreOf(p)))))),
     // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
     seated
       ? h('form', { method: 'post', action: againUrl, class: 'again' },
         h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
-        h('button', { class: 'button', type: 'submit', id: 'play-again' }, 'Play again'),
-        h('span', { class: 'muted' }, ' same players, same seats'))
+        h('button', { class: 'button', type: 'submit', id: 'play-again' }, gettext('Play again')),
+        h('span', { class: 'muted' }, ` ${gettext('same players, same seats')}`))
       : null,
-    replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, 'Replay this game step by step')) : null,
+    replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, gettext('Replay this game step by step'))) : null,
   ];
 }
 
 export function nextGameNotice({ next, me, href }) {
   return h('p', { role: 'status' },
-    `${next.by === me ? 'You' : next.by} started the next game with the same players. `,
-    h('a', { class: 'button small', href, id: 'next-game-link' }, `Go to game #${next.game}`));
+    next.by === me ? gettext('You started the next game with the same players.')
+      : fmt(gettext('%(player)s started the next game with the same players.'), { player: next.by }),
+    ' ',
+    h('a', { class: 'button small', href, id: 'next-game-link' }, fmt(gettext('Go to game #%(game)s'), { game: next.game })));
 }
 
 export function logItem(entry) {
-  return h('li', { dataset: { seq: String(entry.seq) } }, entry.result?.text || `${entry.player}: ${entry.action?.type ?? '?'}`);
+  return h('li', { dataset: { seq: String(entry.seq) } }, eventText(entry.result) || `${entry.player}: ${entry.action?.type ?? '?'}`);
 }

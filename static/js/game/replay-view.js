@@ -5,15 +5,16 @@
 import { fill, h } from './dom.js';
 import { diceRow } from './dice.js';
 import { viewModule } from './views.js';
+import { eventText, fmt, gettext, number } from '../i18n.js';
 
 function heading(state) {
-  if (state.over) return 'Game over';
-  if (!state.last_event) return `The game begins: ${state.current} to play`;
-  return `${state.current} to play`;
+  if (state.over) return gettext('Game over');
+  if (!state.last_event) return fmt(gettext('The game begins: %(player)s to play'), { player: state.current });
+  return fmt(gettext('%(player)s to play'), { player: state.current });
 }
 
 function standings(state, scores, winners, goal) {
-  return h('ul', { class: 'g-players replay-players', 'aria-label': 'Scores' },
+  return h('ul', { class: 'g-players replay-players', 'aria-label': gettext('Scores') },
     state.players.map((p) => {
       const score = scores[p] ?? 0;
       const current = !state.over && state.current === p;
@@ -22,10 +23,10 @@ function standings(state, scores, winners, goal) {
         dataset: { player: p },
       },
       h('span', { class: 'name' }, p),
-      current ? h('span', { class: 'g-tag turn' }, 'to play') : null,
-      state.resigned.includes(p) ? h('span', { class: 'g-tag' }, 'resigned') : null,
-      winners.includes(p) ? h('span', { class: 'g-tag win' }, 'winner') : null,
-      h('span', { class: 'score' }, String(score)),
+      current ? h('span', { class: 'g-tag turn' }, gettext('to play')) : null,
+      state.resigned.includes(p) ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
+      winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
+      h('span', { class: 'score' }, number(score)),
       goal ? h('span', { class: 'progress', 'aria-hidden': 'true' },
         h('span', { style: `width:${Math.min(100, (100 * score) / goal)}%` })) : null);
     }));
@@ -51,11 +52,11 @@ export function replayer(replay) {
     const moment = view.moment(state);
     container.classList.add('replay-view');
     fill(container,
-      h('section', { class: 'g-play', 'aria-label': 'Table at this step' },
+      h('section', { class: 'g-play', 'aria-label': gettext('Table at this step') },
         h('h2', { class: 'g-turn', id: 'replay-turn' }, heading(state)),
-        h('p', { class: 'g-last', id: 'replay-event' }, state.last_event?.text ?? ''),
+        h('p', { class: 'g-last', id: 'replay-event' }, eventText(state.last_event)),
         standings(state, replay.scores[step], replay.winners[step], view.goal(state)),
-        h('div', { class: 'g-tray' }, h('div', { class: 'g-dice', id: 'replay-dice', role: 'group', 'aria-label': 'Dice' }, dice(view, state))),
+        h('div', { class: 'g-tray' }, h('div', { class: 'g-dice', id: 'replay-dice', role: 'group', 'aria-label': gettext('Dice') }, dice(view, state))),
         moment ? h('div', { class: `g-moment ${moment.kind}` }, moment.parts) : null,
         h('div', { class: 'g-board', id: 'replay-table' }, view.board(state))));
   };

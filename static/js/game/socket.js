@@ -1,6 +1,8 @@
 // One websocket that keeps itself alive: back-off reconnects, pings, and a watchdog for sockets that
 // die silently (a laptop lid, a NAT timeout) without ever firing `close`.
 
+import { gettext } from '../i18n.js';
+
 const BACKOFF_FIRST_MS = 300;
 const BACKOFF_CAP_MS = 5000;
 const PING_EVERY_MS = 25000;
@@ -8,19 +10,19 @@ const PONG_WAIT_MS = 10000;
 
 // Refusals the server makes on purpose: retrying would only be refused again.
 const FATAL = new Map([
-  [4401, 'You are signed out. Sign in again to play.'],
-  [4403, 'This game belongs to a group you are not a member of.'],
-  [4404, 'There is no such game.'],
+  [4401, gettext('You are signed out. Sign in again to play.')],
+  [4403, gettext('This game belongs to a group you are not a member of.')],
+  [4404, gettext('There is no such game.')],
 ]);
 
 // A refusal at the handshake reaches the browser as a bare failure (HTTP 403, close code 1006): its
 // close code is lost. The game page itself answers the same question over plain HTTP, so after a failed
 // handshake the page is asked, and a refusal there ends the retries with the reason.
 const REFUSED_PAGE = new Map([
-  [403, [4403, "You are no longer a member of this game's group."]],
-  [404, [4404, 'This game no longer exists.']],
+  [403, [4403, gettext("You are no longer a member of this game's group.")]],
+  [404, [4404, gettext('This game no longer exists.')]],
 ]);
-const SIGNED_OUT = [4401, 'You were signed out.'];
+const SIGNED_OUT = [4401, gettext('You were signed out.')];
 
 export class GameSocket {
   #url;

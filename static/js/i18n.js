@@ -1,0 +1,64 @@
+// The page's words in the reader's language: Django's JavaScript catalogue (/jsi18n/, loaded by
+// base.html before any module) gives gettext and ngettext; DICE_I18N holds the engines' messages by
+// code (games/web/i18n.py), so that one broadcast event is said in each reader's own language.
+
+const catalogue = globalThis.DICE_I18N ?? { messages: {}, translated: [], language: 'en' };
+const TRANSLATED = new Set(catalogue.translated);
+export const language = catalogue.language || document.documentElement.lang || 'en';
+
+export function gettext(text) {
+  return globalThis.gettext ? globalThis.gettext(text) : text;
+}
+
+export function ngettext(singular, plural, count) {
+  if (globalThis.ngettext) return globalThis.ngettext(singular, plural, count);
+  return count === 1 ? singular : plural;
+}
+
+/** `template` with its %(name)s filled from `params`. */
+export function fmt(template, params) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => String(params[key] ?? ''));
+}
+
+/** A figure as the reader writes it: 10.350 in German; English keeps the plain 10350. */
+export function number(value) {
+  return language.startsWith('en') ? String(value) : Number(value).toLocaleString(language);
+}
+
+function names(words) {
+  if (words.length <= 1) return words.join('');
+  return fmt(gettext(catalogue.messages['list.and']), { first: words.slice(0, -1).join(', '), last: words.at(-1) });
+}
+
+function param(key, value) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return say([value]);
+  if (Array.isArray(value)) {
+    if (value.length && Array.isArray(value[0])) {
+      const painted = gettext(catalogue.messages['die.painted']);
+      return value.map(([face, colour]) => fmt(painted, { colour: gettext(colour), face })).join(', ');
+    }
+    return names(value.map(String));
+  }
+  if (typeof value === 'number') return number(value);
+  if (TRANSLATED.has(key) && typeof value === 'string') return gettext(value);
+  return value;
+}
+
+function one({ code, params = {} }) {
+  const entry = catalogue.messages[code];
+  if (entry === undefined) return '';
+  const shown = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, param(k, v)]));
+  const template = typeof entry === 'string' ? gettext(entry) : ngettext(entry[0], entry[1], params[entry[2]]);
+  return fmt(template, shown);
+}
+
+/** A list of engine messages (an event's `msg`) as one text. */
+export function say(parts) {
+  return parts.map(one).join(' ');
+}
+
+/** An event's sentence; one stored before events had codes keeps its English text. */
+export function eventText(event) {
+  if (!event) return '';
+  return event.msg?.length ? say(event.msg) : (event.text ?? '');
+}
