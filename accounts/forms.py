@@ -1,11 +1,14 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import User
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional; needed only to reset a forgotten password.")
+    email = forms.EmailField(
+        required=False, help_text=_("Optional; needed only to reset a forgotten password.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -17,7 +20,7 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ("display_name", "email", "theme")
         widgets = {"theme": forms.RadioSelect}
-        help_texts = {"theme": "Follow the device: light or dark as your phone or computer is set."}
+        help_texts = {"theme": _("Follow the device: light or dark as your phone or computer is set.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import rules
 from games.rules import declare
 
@@ -27,7 +29,7 @@ class GameKind:
 
     @property
     def pitch(self) -> str:
-        return self.engine.pitch
+        return gettext(self.engine.pitch)
 
     @property
     def min_players(self) -> int:
@@ -74,7 +76,7 @@ class GameKind:
 
     def variant_text(self, variant: int) -> str:
         """One value of the separating option as a player reads it: "Goal 3000"."""
-        return self.separating.text.format(value=variant)
+        return gettext(self.separating.text).format(value=variant)
 
     def display_name(self, variant: int | None) -> str:
         """The name of one list of results, as its games are named: "Farkle (3000)"."""

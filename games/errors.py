@@ -11,6 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 
+class Sentence:
+    """A sentence to be said later, in the language active then: a lazy template and its parameters."""
+
+    def __init__(self, template: Any, **params: Any):
+        self.template = template
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        from games import i18n
+
+        return i18n.sentence(self.template, self.params)
+
+
 class GameError(Exception):
     code = "error"
 

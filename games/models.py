@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games import rules
 from games.rules import declare
@@ -84,7 +85,7 @@ class Game(models.Model):
     @property
     def option_text(self) -> str:
         """The chosen options as a player reads them ("Goal 3000 · 6 dice"); "" when there are none."""
-        return declare.option_text(self.engine, self.options)
+        return declare.option_text(self.engine, self.options, gettext)
 
     @property
     def current_player(self) -> str | None:

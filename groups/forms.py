@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from groups.models import Group
 
@@ -11,4 +12,4 @@ class GroupForm(forms.ModelForm):
 
 
 class AddMemberForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Add a player by username")
+    username = forms.CharField(max_length=150, label=_("Add a player by username"))

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from chat import selectors as chat_selectors
@@ -28,7 +29,9 @@ def group_list(request: HttpRequest) -> HttpResponse:
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"Group “{group.name}” created. Add your friends by username.")
+            messages.success(
+                request, _("Group “%(name)s” created. Add your friends by username.") % {"name": group.name}
+            )
             return redirect("groups:detail", group_id=group.pk)
     groups = request.user.dice_groups.select_related("creator").order_by("name")
     return render(request, "groups/list.html", {"groups": groups, "form": form})
@@ -65,7 +68,7 @@ def group_edit(request: HttpRequest, group_id: int) -> HttpResponse:
     form = GroupForm(request.POST or None, instance=group)
     if request.method == "POST" and form.is_valid():
         services.group_update(group_id=group.pk, user=request.user, **form.cleaned_data)
-        messages.success(request, "Group saved.")
+        messages.success(request, _("Group saved."))
         return redirect("groups:detail", group_id=group.pk)
     return render(request, "groups/edit.html", {"group": group, "form": form})
 
@@ -88,28 +91,29 @@ def _act(request: HttpRequest, group_id: int, call, ok: str, **kwargs) -> HttpRe
 @require_POST
 def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
     username = request.POST.get("username", "")
-    response = _act(request, group_id, services.group_add_member, f"{username} was added.", username=username)
+    added = _("%(name)s was added.") % {"name": username}
+    response = _act(request, group_id, services.group_add_member, added, username=username)
     return response or redirect("groups:detail", group_id=group_id)
 
 
 @login_required
 @require_POST
 def member_remove(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
-    response = _act(request, group_id, services.group_remove_member, "Member removed.", member_id=user_id)
+    response = _act(request, group_id, services.group_remove_member, _("Member removed."), member_id=user_id)
     return response or redirect("groups:detail", group_id=group_id)
 
 
 @login_required
 @require_POST
 def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
-    response = _act(request, group_id, services.group_leave, "You left the group.")
+    response = _act(request, group_id, services.group_leave, _("You left the group."))
     return response or redirect("groups:list")
 
 
 @login_required
 @require_POST
 def group_delete(request: HttpRequest, group_id: int) -> HttpResponse:
-    response = _act(request, group_id, services.group_delete, "Group deleted. Its games are kept.")
+    response = _act(request, group_id, services.group_delete, _("Group deleted. Its games are kept."))
     return response or redirect("groups:list")
 
 
@@ -120,7 +124,7 @@ def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
         request,
         group_id,
         services.group_invite_create,
-        "Your group's invitation link is ready: copy it and send it to your friends.",
+        _("Your group's invitation link is ready: copy it and send it to your friends."),
     )
     return response or redirect("groups:detail", group_id=group_id)
 
@@ -132,7 +136,7 @@ def invite_revoke(request: HttpRequest, group_id: int) -> HttpResponse:
         request,
         group_id,
         services.group_invite_revoke,
-        "The invitation link is revoked: nobody can join with it any more.",
+        _("The invitation link is revoked: nobody can join with it any more."),
     )
     return response or redirect("groups:detail", group_id=group_id)
 

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
-from games.errors import GameError
+from games.errors import Sentence
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -80,14 +80,14 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
             if ids is None:
                 await self._error(
                     "bad_request",
-                    GameError(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS),
+                    Sentence(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS),
                 )
                 return
             await database_sync_to_async(feed.mark_seen)(self.user, ids)
             await self.send_json(await database_sync_to_async(feed.feed)(self.user))
         else:
             await self._error(
-                "unknown_type", GameError(_("Unknown message type %(type)s."), type=repr(kind[:40]))
+                "unknown_type", Sentence(_("Unknown message type %(type)s."), type=repr(kind[:40]))
             )
 
     async def _error(self, code: str, message, **extra) -> None:

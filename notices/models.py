@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Preferences(models.Model):
@@ -17,15 +18,15 @@ class Preferences(models.Model):
     # turns it off, and a player who gave no address gets none.
     email_turns = models.BooleanField(
         default=True,
-        verbose_name="E-mail me when it is my turn",
-        help_text="In games over days, and in live games you left for longer than their limit.",
+        verbose_name=_("E-mail me when it is my turn"),
+        help_text=_("In games over days, and in live games you left for longer than their limit."),
     )
-    sound = models.BooleanField(default=False, verbose_name="Play a sound when it is my turn")
+    sound = models.BooleanField(default=False, verbose_name=_("Play a sound when it is my turn"))
     browser = models.BooleanField(
-        default=False, verbose_name="Show a browser notification when it is my turn"
+        default=False, verbose_name=_("Show a browser notification when it is my turn")
     )
     mute_chat = models.BooleanField(
-        default=False, verbose_name="Hide the chat", help_text="At game tables and in groups."
+        default=False, verbose_name=_("Hide the chat"), help_text=_("At game tables and in groups.")
     )
     # When the player's notices socket (any page of the site) was last open: a turn announced there
     # reached them.

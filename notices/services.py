@@ -15,7 +15,8 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games.live.broadcast import tell_users_on_commit
 from games.live.selectors import connected_usernames
@@ -59,7 +60,13 @@ def game_started(game: Game) -> None:
     players = [seat.user for seat in game.seats.select_related("user")]
     for player in players:
         if player.pk != game.creator_id:
-            feed.tell(player, f"{game.creator} started {game.kind_name} #{game.pk}.", game.get_absolute_url())
+            with speaking(player):
+                text = _("%(player)s started %(game)s #%(number)s.") % {
+                    "player": game.creator,
+                    "game": game.kind_name,
+                    "number": game.pk,
+                }
+            feed.tell(player, text, game.get_absolute_url())
     tell_users_on_commit(p.username for p in players)
     user = next((p for p in players if p.username == game.current_player), None)
     if user is not None and not _at_table(game, user):
@@ -70,7 +77,9 @@ def added_to_group(group, user, by) -> None:
     """A player was made a member of a group by someone else (its creator)."""
     if by is not None and by.pk != user.pk:
         url = reverse("groups:detail", args=[group.pk])
-        feed.tell(user, f"{by} added you to the group {group.name}.", url)
+        with speaking(user):
+            text = _("%(player)s added you to the group %(group)s.") % {"player": by, "group": group.name}
+        feed.tell(user, text, url)
         tell_users_on_commit([user.username])
 
 
@@ -150,9 +159,12 @@ def _send(mail: TurnMail) -> None:
         "limit_days": game.absence_limit // 86_400,
     }
     turn = int(mail.turn_started_at.timestamp())
+    with speaking(user):
+        subject = _("Your turn in %(game)s #%(number)s") % {"game": game.kind_name, "number": game.pk}
+        body = render_to_string("notices/turn_mail.txt", context)
     EmailMessage(
-        subject=f"Your turn in {game.kind_name} #{game.pk}",
-        body=render_to_string("notices/turn_mail.txt", context),
+        subject=subject,
+        body=body,
         to=[user.email],
         headers={
             # One id per turn: a mail server that is handed the same mail twice may keep one.
@@ -162,6 +174,12 @@ def _send(mail: TurnMail) -> None:
         },
     ).send()
     logger.info("turn mail sent: game %s, user %s", game.pk, user.pk)
+
+
+def speaking(user):
+    """The player's own language for what is written to them away from any page of theirs (a notice,
+    an e-mail); a player who never chose one gets the site's default."""
+    return translation.override(getattr(user, "language", "") or settings.LANGUAGE_CODE)
 
 
 def unsubscribe_token(user) -> str:

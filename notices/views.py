@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from notices import services
@@ -16,7 +17,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, instance=preferences_of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Notification settings saved.")
+        messages.success(request, _("Notification settings saved."))
         return redirect("notices:settings")
     return render(request, "notices/settings.html", {"form": form, "has_email": bool(request.user.email)})
 

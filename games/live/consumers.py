@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
 from chat import services as chat
-from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited
+from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import move_async, presence, selectors
 from games.live.broadcast import group_name
 from games.live.dbpool import database_sync_to_async
@@ -131,7 +131,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return None, ("binary", _("Binary frames are not understood; send JSON text."))
         # Characters first (cheap), then bytes: a character is up to four bytes of UTF-8.
         if len(text_data) > limit or (len(text_data) * 4 > limit and len(text_data.encode()) > limit):
-            return None, ("too_large", GameError(_("Messages may be at most %(limit)s bytes."), limit=limit))
+            return None, ("too_large", Sentence(_("Messages may be at most %(limit)s bytes."), limit=limit))
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):
@@ -156,7 +156,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if handler is None:
             shown = repr(message["type"][:40])
-            await self.send_error("unknown_type", GameError(_("Unknown message type %(type)s."), type=shown))
+            await self.send_error("unknown_type", Sentence(_("Unknown message type %(type)s."), type=shown))
             return
         try:
             await handler(self, message)
@@ -265,7 +265,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """``message``: a lazy sentence or a GameError, said here in this socket's reader's language."""
         shown = client_id[:MAX_CLIENT_ID] if client_id else None
         with translation.override(self.language):
-            text = message.message if isinstance(message, GameError) else str(message)
+            text = message.message if isinstance(message, GameError | Sentence) else str(message)
         await self.send_json({"type": "error", "id": shown, "code": code, "message": text})
 
     # --- channel-layer handlers ------------------------------------------------------------

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import gettext_noop
+
 
 @dataclass(frozen=True)
 class Option:
@@ -60,7 +62,7 @@ class Ranking:
         return tuple(-figures[k[1:]] if k.startswith("-") else figures[k] for k in self.order)
 
 
-BY_SCORE = Ranking(order=("-final_score",), winners_only=False, text="Ranked by final total.")
+BY_SCORE = Ranking(order=("-final_score",), winners_only=False, text=gettext_noop("Ranked by final total."))
 
 
 def full_options(engine: Any, options: Mapping[str, Any] | None) -> dict[str, int]:
@@ -74,10 +76,11 @@ def separating_option(engine: Any) -> Option | None:
     return next((o for o in engine.options if o.separates_results), None)
 
 
-def option_text(engine: Any, options: Mapping[str, Any] | None) -> str:
-    """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options."""
+def option_text(engine: Any, options: Mapping[str, Any] | None, say: Any = str) -> str:
+    """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options.
+    ``say`` translates each option's text (the site passes gettext)."""
     chosen = full_options(engine, options)
-    return " · ".join(o.text.format(value=chosen[o.name]) for o in engine.options)
+    return " · ".join(say(o.text).format(value=chosen[o.name]) for o in engine.options)
 
 
 def game_name(engine: Any, options: Mapping[str, Any] | None) -> str:

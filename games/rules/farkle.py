@@ -14,7 +14,7 @@ from . import farkle_figures, turns
 from .declare import Option, Ranking
 from .dice import FACES, Dice, check_indices, counts
 from .errors import IllegalAction, refused
-from .messages import english, msg
+from .messages import english, gettext_noop, msg
 
 slug = "farkle"
 name = "Farkle (10000)"
@@ -541,26 +541,29 @@ def _end_turn(s: State, *, counted: bool, alone: bool = False) -> None:
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
 
-pitch = "Six dice, push your luck: bank 300 or more, confirm hot dice, reach the goal in fewest laps."
+pitch = gettext_noop(
+    "Six dice, push your luck: bank 300 or more, confirm hot dice, reach the goal in fewest laps."
+)
 dice_kind = "plain"
 view = "farkle"
 options = (
     Option(
         "goal",
-        "Farkle goal",
-        tuple((g, f"{g:,}") for g in GOALS),
+        gettext_noop("Farkle goal"),
+        ((10000, gettext_noop("10,000")), (5000, gettext_noop("5,000")), (3000, gettext_noop("3,000"))),
         GOALS[0],
-        text="Goal {value}",
+        text=gettext_noop("Goal {value}"),
         separates_results=True,
         # The game is known as "10000" after its usual goal: a game to 3000 is "Farkle (3000)".
         names_game="Farkle ({value})",
     ),
     Option(
         "dice",
-        "Farkle dice",
-        tuple((n, f"{n} dice") for n in DICE_COUNTS),
+        gettext_noop("Farkle dice"),
+        # Spelt out, not built, so that the site finds them in its catalogue to translate.
+        ((6, gettext_noop("6 dice")), (5, gettext_noop("5 dice"))),
         DICE_COUNTS[0],
-        text="{value} dice",
+        text=gettext_noop("{value} dice"),
     ),
 )
 # new_game fills in what a caller leaves out from the declared options, their one source of defaults.
@@ -568,8 +571,9 @@ _DEFAULTS = {o.name: o.default for o in options}
 ranking = Ranking(
     order=("laps", "-final_score"),
     winners_only=True,
-    text="Winners ranked by fewest laps to the goal; ties go to the higher final score, "
-    "then the earlier game.",
+    text=gettext_noop(
+        "Winners ranked by fewest laps to the goal; ties go to the higher final score, then the earlier game."
+    ),
 )
 FIGURES = farkle_figures.FIGURES
 SHEET = None  # no card: the "farkle" view draws the table of set-aside dice

@@ -174,7 +174,7 @@ new_game, apply, legal_actions, preview, current_player, scores, is_over, winner
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
 
-pitch = "Every die has a colour too: flushes, rainbows and painted houses on a 20-box card."
+pitch = gettext_noop("Every die has a colour too: flushes, rainbows and painted houses on a 20-box card.")
 dice_kind = "painted"
 view = "cards"
 options = ()

@@ -176,7 +176,7 @@ new_game, apply, legal_actions, preview, current_player, scores, is_over, winner
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
 
-pitch = "Three columns worth 1x, 2x and 3x: 39 boxes to fill; big scores belong on the right."
+pitch = gettext_noop("Three columns worth 1x, 2x and 3x: 39 boxes to fill; big scores belong on the right.")
 dice_kind = "plain"
 view = "cards"
 options = ()

@@ -274,7 +274,7 @@ new_game, apply, legal_actions, preview, current_player, scores, is_over, winner
 
 # --- what the site asks of this game (docs/engine.md, "Declarations") --------------------------------
 
-pitch = "Triple Yahtzee with Xtra Ones, jokers and columns that upgrade to 2x, 3x and 5x."
+pitch = gettext_noop("Triple Yahtzee with Xtra Ones, jokers and columns that upgrade to 2x, 3x and 5x.")
 dice_kind = "plain"
 view = "cards"
 options = ()

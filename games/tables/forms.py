@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import catalogue
 
@@ -16,11 +17,11 @@ def _option_fields() -> dict[str, forms.Field]:
             field = fields.get(option.name)
             if field is None:
                 field = forms.TypedChoiceField(
-                    choices=option.choices,
+                    choices=[(value, _(label)) for value, label in option.choices],
                     coerce=int,
                     initial=option.default,
                     required=False,
-                    label=option.label,
+                    label=_(option.label),
                 )
                 field.widget.attrs["data-kinds"] = ""
                 fields[option.name] = field
@@ -30,39 +31,39 @@ def _option_fields() -> dict[str, forms.Field]:
 
 # Seconds, as the services and Game.absence_limit count them; a player picks a length, not a number.
 ABSENCE_CHOICES = (
-    (60, "1 minute"),
-    (120, "2 minutes"),
-    (300, "5 minutes"),
-    (900, "15 minutes"),
-    (3600, "1 hour"),
-    (86400, "1 day"),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (900, _("15 minutes")),
+    (3600, _("1 hour")),
+    (86400, _("1 day")),
 )
 
 
 class GameCreateForm(forms.Form):
-    kind = forms.ChoiceField(label="Game")
+    kind = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(
-        min_value=1, max_value=6, initial=2, help_text="1 plays solo and starts at once."
+        min_value=1, max_value=6, initial=2, help_text=_("1 plays solo and starts at once.")
     )
     absence_limit = forms.TypedChoiceField(
         choices=ABSENCE_CHOICES,
         coerce=int,
         initial=120,
-        label="Time to wait for an absent player",
-        help_text="After this long away, the others may skip the absent player's turn.",
+        label=_("Time to wait for an absent player"),
+        help_text=_("After this long away, the others may skip the absent player's turn."),
     )
     pace = forms.ChoiceField(
         choices=[
-            ("live", "Live: everyone plays now"),
-            ("days-1", "Over days: 1 day per turn"),
-            ("days-2", "Over days: 2 days per turn"),
-            ("days-3", "Over days: 3 days per turn"),
+            ("live", _("Live: everyone plays now")),
+            ("days-1", _("Over days: 1 day per turn")),
+            ("days-2", _("Over days: 2 days per turn")),
+            ("days-3", _("Over days: 3 days per turn")),
         ],
         initial="live",
         required=False,  # left out: live, as before there was a choice
-        help_text="Over days, each player is told by e-mail when it is their turn.",
+        help_text=_("Over days, each player is told by e-mail when it is their turn."),
     )
-    group = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Group (optional)")
+    group = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Group (optional)"))
 
     def __init__(self, *args, groups=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -70,7 +71,10 @@ class GameCreateForm(forms.Form):
         # The engines' options go after the number of seats, where the page has always shown them.
         fields = list(self.fields.items())
         self.fields = dict(fields[:2] + list(_option_fields().items()) + fields[2:])
-        self.fields["group"].choices = [("", "No group: anyone may join"), *((g.pk, g.name) for g in groups)]
+        self.fields["group"].choices = [
+            ("", _("No group: anyone may join")),
+            *((g.pk, g.name) for g in groups),
+        ]
 
     def pace_and_limit(self) -> tuple[str, int]:
         """The game's pace and its turn limit in seconds (a live game's is the absence limit)."""

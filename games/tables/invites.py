@@ -104,4 +104,5 @@ def _join_group(request: HttpRequest, token: str) -> str:
 def welcome(request: HttpRequest, membership, joined: bool) -> None:
     """The message of a group joined through its link (here, or with the link page's button)."""
     name = membership.group.name
-    messages.success(request, f"Welcome to “{name}”!" if joined else f"You are already in “{name}”.")
+    said = _("Welcome to “%(name)s”!") if joined else _("You are already in “%(name)s”.")
+    messages.success(request, said % {"name": name})

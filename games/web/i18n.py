@@ -1,32 +1,30 @@
 """The JavaScript catalogue of every page: the strings of static/js (the djangojs domain), and the
-engines' messages (games.rules.messages, in the django domain with the rest of the server's words),
-so that the browser says each event of a game in its reader's language from its code and parameters.
+project's server catalogue (the django domain: the engines' messages of games.rules.messages, box
+labels, colours), so that the browser says each event of a game in its reader's language from its code
+and parameters.
 """
 
 from __future__ import annotations
 
+import gettext as gettext_module
 import json
 
+from django.conf import settings
 from django.http import HttpResponse
-from django.utils.translation import get_language, trans_real
+from django.utils.translation import get_language, to_locale
 from django.views.i18n import JavaScriptCatalog
 
 from games.rules import messages
 
 
-def _engine_msgids() -> list[str | tuple[str, str]]:
-    out: list[str | tuple[str, str]] = list(messages.WORDS)
-    for entry in messages.MESSAGES.values():
-        out.append(entry if isinstance(entry, str) else (entry[0], entry[1]))
-    for engine_labels in _labels():
-        out.extend(engine_labels)
-    return out
-
-
-def _labels() -> list[list[str]]:
-    from games import rules
-
-    return [list(getattr(engine, "LABELS", {}).values()) for engine in rules.ENGINES.values()]
+def _project_catalog(language: str) -> dict:
+    """The project's own server catalogue (LOCALE_PATHS; not Django's), for the words the engines and
+    the server hand to the pages as data: event messages, box labels, colours."""
+    try:
+        found = gettext_module.translation("django", str(settings.LOCALE_PATHS[0]), [to_locale(language)])
+    except OSError:
+        return {}
+    return found._catalog
 
 
 class SiteCatalog(JavaScriptCatalog):
@@ -34,16 +32,18 @@ class SiteCatalog(JavaScriptCatalog):
     packages = ["games"]
 
     def get_catalog(self) -> dict:
-        catalog = super().get_catalog()
-        server = trans_real.translation(get_language())._catalog
-        plurals = self._num_plurals
-        for msgid in _engine_msgids():
-            if isinstance(msgid, tuple):
-                forms = [server.get((msgid[0], i)) for i in range(plurals)]
-                if all(forms):
-                    catalog[msgid[0]] = forms
-            elif server.get(msgid):
-                catalog[msgid] = server[msgid]
+        catalog = {}
+        plurals = {}
+        for key, value in _project_catalog(get_language()).items():
+            if key == "":
+                continue
+            if isinstance(key, tuple):
+                plurals.setdefault(key[0], {})[key[1]] = value
+            else:
+                catalog[key] = value
+        for msgid, forms in plurals.items():
+            catalog[msgid] = [forms.get(i, "") for i in range(self._num_plurals)]
+        catalog.update(super().get_catalog())
         return catalog
 
     def render_to_response(self, context, **response_kwargs) -> HttpResponse:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import catalogue
@@ -146,7 +147,7 @@ def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = Non
 @login_required
 @require_POST
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_join, "You have a seat. Wait for the start.")
+    return _service_post(request, game_id, services.game_join, _("You have a seat. Wait for the start."))
 
 
 @login_required
@@ -157,7 +158,7 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game_id)
-    messages.success(request, "You left the game.")
+    messages.success(request, _("You left the game."))
     return redirect("games:lobby")
 
 
