@@ -23,6 +23,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Max, Sum
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 
 def failure_limit(request, credentials) -> int:
@@ -87,19 +88,25 @@ class LockoutHandler(AxesDatabaseHandler):
     def reset_user_attempts(self, request, credentials=None) -> int:
         """On success: the username's rows only (axes would clear the address's too); the address keeps
         its failures for other usernames."""
-        count, _ = self.filter_user_attempts(request, credentials)[0].delete()
+        count, _rows = self.filter_user_attempts(request, credentials)[0].delete()
         return count
 
 
 def refusal_message(seconds: int, what: str) -> str:
     minutes = max(1, math.ceil(seconds / 60))
-    wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
     if what == "username":
-        return (
-            f"Too many failed sign-ins for this account. Sign-in is locked for {wait}; "
-            "you can reset your password meanwhile."
-        )
-    return f"Too many failed sign-ins from your network. Try again in {wait}."
+        return ngettext(
+            "Too many failed sign-ins for this account. Sign-in is locked for %(minutes)s minute; "
+            "you can reset your password meanwhile.",
+            "Too many failed sign-ins for this account. Sign-in is locked for %(minutes)s minutes; "
+            "you can reset your password meanwhile.",
+            minutes,
+        ) % {"minutes": minutes}
+    return ngettext(
+        "Too many failed sign-ins from your network. Try again in %(minutes)s minute.",
+        "Too many failed sign-ins from your network. Try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def lockout_response(request, *args, **kwargs):

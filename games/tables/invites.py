@@ -55,12 +55,18 @@ def describe(request: HttpRequest) -> str | None:
         if game is None or game.status != Game.Status.OPEN:
             return None
         host = game.creator.username
-        return f"{host} invites you to play {game.kind_name}: you take your seat as soon as you are in."
+        return _("%(host)s invites you to play %(game)s: you take your seat as soon as you are in.") % {
+            "host": host,
+            "game": game.kind_name,
+        }
     group = selectors.invited_group(pending.get("group_token") or "")
     if group is None:
         return None
     host = group.creator.username
-    return f"{host} invites you to the group “{group.name}”: you are a member as soon as you are in."
+    return _("%(host)s invites you to the group “%(group)s”: you are a member as soon as you are in.") % {
+        "host": host,
+        "group": group.name,
+    }
 
 
 def honour(request: HttpRequest) -> str | None:

@@ -120,6 +120,9 @@ GROUP_DETAIL_ERR = Go("groups:detail", group_args, "error")
 GET_CASES = [
     Case("home", url("home"), roles(200)),
     Case("healthz", url("healthz"), roles(200)),
+    # The pages' JavaScript catalogue (games.web.i18n) and the language switch (POST only).
+    Case("jsi18n", url("javascript-catalog"), roles(200)),
+    Case("set-language-get", url("set_language"), roles(405)),
     Case("signup", url("accounts:signup"), roles(Go("home", level=None), anonymous=200)),
     Case("profile", url("accounts:profile"), signed_in(200)),
     Case("login", url("accounts:login"), roles(200)),
@@ -270,6 +273,13 @@ NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absen
 
 POST_CASES = [
     Case("new", url("games:new"), signed_in(GoNew("/games/")), "post", NEW_GAME),
+    Case(
+        "set-language",
+        url("set_language"),
+        roles(Go("home", level=None)),
+        "post",
+        {"language": "en", "next": "/"},
+    ),
     Case(
         "join-open",
         url("games:join", game("open")),
