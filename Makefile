@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 DJANGO_SETTINGS_MODULE ?= config.settings.local
 export DJANGO_SETTINGS_MODULE
 
-.PHONY: run test lint format migrate e2e clean bench
+.PHONY: run test lint format migrate e2e clean bench messages
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,21 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dicehall_loadbench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/1
 bench: $(VENV)/.dev-installed
 	BENCH_DATABASE_URL=$(BENCH_DATABASE_URL) BENCH_REDIS_URL=$(BENCH_REDIS_URL) $(PY) -m bench.run $(BENCH_ARGS)
+
+# The translations (locale/<lang>/LC_MESSAGES): extract every marked string of the templates, the Python
+# and static/js, then compile. New strings: wrap them, `make messages`, translate what is empty in the
+# .po files, `make messages` again. The compiled .mo files are committed, so that `make run` needs no
+# gettext; .ci/check-messages fails when one is stale, untranslated or fuzzy. Needs GNU gettext.
+MESSAGES_LANGUAGES := de
+MESSAGES_ARGS := --no-location --no-obsolete --ignore='tests/*' --ignore='staticfiles/*' \
+	--ignore='artifacts/*' --ignore='bench/*' --ignore='docs/*'
+messages: $(VENV)/.base-installed
+	@command -v msgfmt >/dev/null || { echo "GNU gettext is needed (apt-get install gettext)"; exit 1; }
+	for lang in $(MESSAGES_LANGUAGES); do \
+	  $(PY) manage.py makemessages -l $$lang -d django $(MESSAGES_ARGS) && \
+	  $(PY) manage.py makemessages -l $$lang -d djangojs $(MESSAGES_ARGS) && \
+	  for po in locale/$$lang/LC_MESSAGES/*.po; do msgfmt --check -o $${po%.po}.mo $$po || exit 1; done; \
+	done
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles db.sqlite3 test-db.sqlite3 .pytest_cache
