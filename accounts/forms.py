@@ -7,7 +7,7 @@ from .models import User
 
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text=_("Optional; needed only to reset a forgotten password.")
+        label=_("Email"), required=False, help_text=_("Optional; needed only to reset a forgotten password.")
     )
 
     class Meta(UserCreationForm.Meta):

@@ -9,6 +9,7 @@ class GroupForm(forms.ModelForm):
         model = Group
         fields = ("name", "description")
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        labels = {"name": _("Name"), "description": _("Description")}
 
 
 class AddMemberForm(forms.Form):

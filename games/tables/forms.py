@@ -43,7 +43,7 @@ ABSENCE_CHOICES = (
 class GameCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(
-        min_value=1, max_value=6, initial=2, help_text=_("1 plays solo and starts at once.")
+        label=_("Seats"), min_value=1, max_value=6, initial=2, help_text=_("1 plays solo and starts at once.")
     )
     absence_limit = forms.TypedChoiceField(
         choices=ABSENCE_CHOICES,
@@ -53,6 +53,7 @@ class GameCreateForm(forms.Form):
         help_text=_("After this long away, the others may skip the absent player's turn."),
     )
     pace = forms.ChoiceField(
+        label=_("Pace"),
         choices=[
             ("live", _("Live: everyone plays now")),
             ("days-1", _("Over days: 1 day per turn")),

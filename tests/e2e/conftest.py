@@ -50,15 +50,18 @@ def visit(browser, server, transactional_db):
         touch: bool = False,
         scheme: str = "light",
         signed_in=None,
+        locale: str = "en-US",
     ) -> Page:
         """`touch`: a phone's browser (touch screen, mobile viewport), for journeys played by tapping;
-        `scheme`: the device's colour scheme; `signed_in`: another visitor's page whose cookies it takes."""
+        `scheme`: the device's colour scheme; `signed_in`: another visitor's page whose cookies it takes;
+        `locale`: the browser's language (its Accept-Language)."""
         context = browser.new_context(
             viewport={"width": width, "height": height},
             base_url=server,
             has_touch=touch,
             is_mobile=touch,
             color_scheme=scheme,
+            locale=locale,
             storage_state=signed_in.context.storage_state() if signed_in else None,
         )
         contexts.append(context)

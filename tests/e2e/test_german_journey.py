@@ -1,0 +1,131 @@
+"""Journey in German (issue 18): two German browsers sign up and play Farkle; bob switches to English
+mid-game from the menu, and from then on each page says the same moves in its own language, the log
+included; the replay does the same for each reader."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import die, score_of
+from tests.e2e import ui
+from tests.e2e.axe import check_axe
+
+GERMAN = "de-DE"
+
+
+def sign_up_in_german(page: Page, username: str) -> None:
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.get_by_role("link", name="Konto erstellen").click()
+    expect(page.get_by_role("heading", name="Konto erstellen")).to_be_visible()
+    page.get_by_label("Benutzername:", exact=True).fill(username)
+    page.get_by_label("Passwort:", exact=True).fill(ui.PASSWORD)
+    page.get_by_label("Passwort bestätigen:", exact=True).fill(ui.PASSWORD)
+    page.get_by_role("button", name="Registrieren").click()
+    expect(page.locator(".messages")).to_contain_text(f"Willkommen, {username}!")
+
+
+def menu(page: Page):
+    nav = page.get_by_role("navigation", name="Hauptmenü")
+    button = nav.locator(".menu-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        button.click()
+    return nav
+
+
+def watch_die(page: Page, n: int, word: str) -> None:
+    expect(die(page, n)).to_have_attribute("aria-label", re.compile(rf"^(Würfel|Die) {n}: {word}\b"))
+
+
+def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap):
+    ann, bob = visit("ann", locale=GERMAN), visit("bob", locale=GERMAN)
+    sign_up_in_german(ann, "ann")
+    sign_up_in_german(bob, "bob")
+
+    menu(ann).get_by_role("link", name="Spielen").click()
+    expect(ann.get_by_role("heading", name="Neues Spiel")).to_be_visible()
+    ann.get_by_label("Spiel:", exact=True).select_option(label="Farkle (10000)")
+    ann.get_by_label("Plätze:", exact=True).fill("2")
+    ann.get_by_label("Farkle-Ziel:", exact=True).select_option(label="3.000")
+    ann.get_by_role("button", name="Spiel erstellen").click()
+    expect(ann.locator(".game-head")).to_contain_text("Ziel 3000 · 6 Würfel")
+    expect(ann.locator("#waiting-heading")).to_have_text("Warten auf Mitspieler (1/2)")
+    link = ann.get_by_label("Einladungslink").input_value()
+    bob.goto(link)
+    bob.get_by_role("button", name="Mitspielen").click()
+    expect(bob.locator(".messages")).to_contain_text("Du hast einen Platz. Warte auf den Start.")
+    expect(ann.locator("#waiting-heading")).to_have_text("Warten auf Mitspieler (2/2)")
+    ann.get_by_role("button", name="Spiel starten").click()
+    for page in (ann, bob):
+        expect(page.locator("#game-root")).to_have_attribute("data-conn", "open")
+
+    dice(
+        [1, 5, 2, 3, 6, 6],  # ann: 1 and 5 (150), banking refused under 300
+        [5, 5, 5, 2],  # ann: three fives, banks 650
+        [1, 2, 3, 4, 6, 6],  # bob (now in English): keeps the 1 ...
+        [2, 3, 4, 6, 2],  # ... and Farkles: 100 lost
+    )
+
+    # ann in German: a refusal in German, the log in German on both pages.
+    expect(ann.locator("#g-turn")).to_have_text("Du bist dran")
+    expect(bob.locator("#g-turn")).to_have_text("ann ist dran")
+    ann.get_by_role("button", name="6 Würfel würfeln").click()
+    watch_die(bob, 1, "eins")
+    die(ann, 1).click()
+    die(ann, 2).click()
+    expect(ann.locator("#selection-value")).to_have_text("Gewählt: 150")
+    ann.keyboard.press("b")
+    expect(ann.get_by_role("alert")).to_have_text(
+        "Zum Aufschreiben brauchst du mindestens 300 Punkte; dieser Zug hat 150."
+    )
+    snap(ann, "german-refusal")
+    ann.get_by_role("button", name="Rauslegen, 4 Würfel würfeln").click()
+    watch_die(bob, 1, "fünf")
+    for n in (1, 2, 3):
+        die(ann, n).click()
+    expect(ann.locator("#turn-points")).to_have_text("Zug: 150 + 500 = 650")
+    ann.get_by_role("button", name="650 aufschreiben").click()
+    expect(score_of(bob, "ann")).to_have_text("650")
+    banked_de = "ann legte 5 5 5 für 500 raus und schrieb 650 auf (gesamt: 650)."
+    for page in (ann, bob):
+        expect(page.locator("#g-log")).to_contain_text(banked_de)
+    check_axe(bob, "Farkle in German")
+
+    # bob switches to English from the menu: the page reloads in English, the log with it.
+    menu(bob).get_by_role("button", name="English").click()
+    expect(bob.locator("html")).to_have_attribute("lang", "en")
+    expect(bob.locator("#game-root")).to_have_attribute("data-conn", "open")
+    expect(bob.locator("#g-turn")).to_have_text("Your turn")
+    expect(bob.locator("#g-log")).to_contain_text("ann set aside 5 5 5 for 500 and banked 650 (total: 650).")
+    expect(bob.locator("#g-log")).not_to_contain_text(banked_de)
+
+    bob.get_by_role("button", name="Roll 6 dice").click()
+    watch_die(ann, 1, "eins")
+    die(bob, 1).click()
+    bob.get_by_role("button", name="Set aside, roll 5 dice").click()
+    expect(bob.locator("#g-moment.farkle")).to_contain_text("You rolled no scoring dice: 100 points lost.")
+    expect(ann.locator("#g-moment.farkle")).to_contain_text(
+        "bob hat keine zählenden Würfel geworfen: 100 Punkte verloren."
+    )
+    # The same broadcast, each log in its reader's language.
+    expect(bob.locator("#g-log")).to_contain_text(
+        "bob set aside 1 for 100 (turn: 100) and rolled 2 3 4 6 2. Farkle! 100 points lost."
+    )
+    expect(ann.locator("#g-log")).to_contain_text(
+        "bob legte 1 für 100 raus (Zug: 100) und würfelte 2 3 4 6 2. Null-Runde! 100 Punkte verloren."
+    )
+    expect(ann.locator("#g-turn")).to_have_text("Du bist dran")
+    expect(bob.locator("#g-turn")).to_have_text("ann's turn")
+    expect(ann.locator("#g-log li[data-seq]")).to_have_count(5)
+    expect(bob.locator("#g-log li[data-seq]")).to_have_count(5)
+    snap(ann, "log-in-german")
+    snap(bob, "log-in-english")
+
+    # The choice is kept on bob's account: a new page of his is English though his browser asks German.
+    bob.goto("/")
+    expect(bob.locator("html")).to_have_attribute("lang", "en")
+    ann.goto("/")
+    expect(ann.locator("html")).to_have_attribute("lang", "de")
+    expect(ann.get_by_role("heading", level=1).first).to_have_text("Du bist am Zug")
