@@ -52,7 +52,10 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
     if is_creator and group.invite_token:
         invite_path = reverse("groups:invite", args=[group.invite_token])
         context["invite_url"] = request.build_absolute_uri(invite_path)
-        context["share_text"] = f"{group.creator.username} invites you to the dice group “{group.name}”."
+        context["share_text"] = _("%(host)s invites you to the dice group “%(group)s”.") % {
+            "host": group.creator.username,
+            "group": group.name,
+        }
     return render(request, "groups/detail.html", context)
 
 

@@ -103,7 +103,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "seats": seats,
             "my_seat": my_seat,
             "invite_url": invite_url,
-            "share_text": f"{game.creator.username} invites you to play {game.kind_name}.",
+            "share_text": _("%(host)s invites you to play %(game)s.")
+            % {"host": game.creator.username, "game": game.kind_name},
             "kind": catalogue.kind(game.kind),
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
         },
