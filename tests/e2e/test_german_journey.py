@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import die, score_of
 from tests.e2e import ui
 from tests.e2e.axe import check_axe
@@ -35,6 +36,13 @@ def menu(page: Page):
     return nav
 
 
+def game_shots(page: Page, name: str, full: bool = True) -> None:
+    """A screenshot of the site in German (artifacts/screenshots/german/)."""
+    folder = SHOTS / "german"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full)
+
+
 def watch_die(page: Page, n: int, word: str) -> None:
     expect(die(page, n)).to_have_attribute("aria-label", re.compile(rf"^(Würfel|Die) {n}: {word}\b"))
 
@@ -44,6 +52,7 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
     sign_up_in_german(ann, "ann")
     sign_up_in_german(bob, "bob")
 
+    game_shots(ann, "01-home-signed-in")
     menu(ann).get_by_role("link", name="Spielen").click()
     expect(ann.get_by_role("heading", name="Neues Spiel")).to_be_visible()
     ann.get_by_label("Spiel:", exact=True).select_option(label="Farkle (10000)")
@@ -122,6 +131,20 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
     expect(bob.locator("#g-log li[data-seq]")).to_have_count(5)
     snap(ann, "log-in-german")
     snap(bob, "log-in-english")
+    game_path = re.sub(r"^https?://[^/]+", "", ann.url)
+    ann.set_viewport_size({"width": 1280, "height": 800})
+    game_shots(ann, "02-farkle-1280")
+
+    # The same in German on a phone, dark: the game, the menu with its language switch, the lobby.
+    phone = visit("ann-phone", width=390, height=844, touch=True, scheme="dark", locale=GERMAN, signed_in=ann)
+    phone.goto(game_path)
+    expect(phone.locator("#g-log")).to_contain_text("Null-Runde! 100 Punkte verloren.")
+    game_shots(phone, "03-farkle-phone-dark")
+    menu(phone)
+    expect(phone.get_by_role("button", name="English")).to_be_visible()
+    game_shots(phone, "04-menu-phone-dark", full=False)
+    menu(phone).get_by_role("link", name="Spielen").click()
+    game_shots(phone, "05-lobby-phone-dark")
 
     # The choice is kept on bob's account: a new page of his is English though his browser asks German.
     bob.goto("/")

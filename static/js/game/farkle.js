@@ -79,7 +79,7 @@ export function farkleMoment(s, me) {
     return {
       kind: 'farkle',
       key: ['farkle', e.player, e.dice, e.lost, s.turn],
-      parts: [h('p', { class: 'big' }, 'Farkle!'),
+      parts: [h('p', { class: 'big' }, gettext('Farkle!')),
         h('div', { class: 'moment-dice' }, e.dice.map((d) => dieFace(d, { small: true, label: dieText(d) }))),
         h('p', {}, fmt(said, { player: e.player, lost: number(e.lost) }))],
     };
