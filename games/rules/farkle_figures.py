@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .figures import Figure, Table, mean_or_none, rate
+from .messages import gettext_noop
 
 
 class FarkleFigures:
@@ -58,12 +59,12 @@ class FarkleFigures:
 
     def shown(self, stats: dict) -> list[Figure]:
         return [
-            Figure("Average laps", "average_laps", stats["average_laps"]),
-            Figure("Best (fewest) laps", "best_laps", stats["best_laps"], "optional"),
-            Figure("Farkle rate per roll", "farkle_rate", stats["farkle_rate"], "rate"),
-            Figure("Hot dice", "hot_dice", stats["hot_dice"]),
-            Figure("Average banked turn", "average_bank", stats["average_bank"], "optional"),
-            Figure("Best turn", "best_turn", stats["best_turn"], "optional"),
+            Figure(gettext_noop("Average laps"), "average_laps", stats["average_laps"]),
+            Figure(gettext_noop("Best (fewest) laps"), "best_laps", stats["best_laps"], "optional"),
+            Figure(gettext_noop("Farkle rate per roll"), "farkle_rate", stats["farkle_rate"], "rate"),
+            Figure(gettext_noop("Hot dice"), "hot_dice", stats["hot_dice"]),
+            Figure(gettext_noop("Average banked turn"), "average_bank", stats["average_bank"], "optional"),
+            Figure(gettext_noop("Best turn"), "best_turn", stats["best_turn"], "optional"),
         ]
 
     def tables(self, stats: dict) -> list[Table]:

@@ -14,6 +14,15 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any, NamedTuple
 
+from .messages import gettext_noop
+
+# Spelt out, not built, so that the site finds them in its catalogue.
+COLUMN_BONUS_LABELS = (
+    gettext_noop("Bonus, column 1"),
+    gettext_noop("Bonus, column 2"),
+    gettext_noop("Bonus, column 3"),
+)
+
 
 class Figure(NamedTuple):
     """One figure of a statistics page: ``key`` names it in the JSON; ``shown`` is "count", "rate"
@@ -117,20 +126,20 @@ class CardFigures:
         """The figures of ``stats`` as a statistics page lists them."""
         figures = [
             Figure(self.five_label, "five_kinds", stats["five_kinds"]),
-            Figure("Scratch rate", "scratch_rate", stats["scratch_rate"], "rate"),
+            Figure(gettext_noop("Scratch rate"), "scratch_rate", stats["scratch_rate"], "rate"),
         ]
         for i, (label, value) in enumerate(zip(self.bonus_labels, stats["bonus_rate"], strict=True), 1):
             figures.append(Figure(label, f"bonus_{i}", value, "rate"))
         if stats["upgrades"] is not None:
-            figures.append(Figure("Column upgrades", "upgrades", stats["upgrades"]))
+            figures.append(Figure(gettext_noop("Column upgrades"), "upgrades", stats["upgrades"]))
         return figures
 
     def tables(self, stats: dict) -> list[Table]:
         """The average per box, in card order, one column per card column."""
         averages = stats["average_per_box"]
         rows = [(self.labels[b], averages[b] if self.columns else [averages[b]]) for b in self.boxes]
-        columns = [f"Column {c}" for c in self.columns] or ["Average"]
-        return [Table("Average per box", columns, rows)]
+        columns = [f"Column {c}" for c in self.columns] or [gettext_noop("Average")]
+        return [Table(gettext_noop("Average per box"), columns, rows)]
 
 
 def column_bonuses(key: str) -> Callable[[dict], list[bool]]:

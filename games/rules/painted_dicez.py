@@ -182,8 +182,8 @@ ranking = BY_SCORE
 FIGURES = CardFigures(
     boxes=BOXES,
     labels=LABELS,
-    five_label="DiceZ",
-    bonus_labels=("Upper bonus", "Colour bonus"),
+    five_label=gettext_noop("DiceZ"),
+    bonus_labels=(gettext_noop("Upper bonus"), gettext_noop("Colour bonus")),
     columns=(),
     bonuses=lambda card: [card["upper_bonus"] > 0, card["color_bonus"] > 0],
     five_kinds=lambda card: 1 if card["boxes"].get("dicez") else 0,
@@ -192,12 +192,12 @@ SHEET = sheet.card(
     1,
     [
         *sheet.boxes(LABELS, UPPER),
-        sheet.total("Upper subtotal", "upper_subtotal", "subtotal"),
-        sheet.total("Upper bonus (63+)", "upper_bonus", "bonus"),
+        sheet.total(gettext_noop("Upper subtotal"), "upper_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Upper bonus (63+)"), "upper_bonus", "bonus"),
         *sheet.boxes(LABELS, CENTER, **{box: {"colour": c} for box, c in zip(CENTER, COLOURS, strict=True)}),
-        sheet.total("Colour subtotal", "color_subtotal", "subtotal"),
-        sheet.total("Colour bonus (63+)", "color_bonus", "bonus"),
+        sheet.total(gettext_noop("Colour subtotal"), "color_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Colour bonus (63+)"), "color_bonus", "bonus"),
         *sheet.boxes(LABELS, LOWER),
-        sheet.total("Lower subtotal", "lower_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Lower subtotal"), "lower_subtotal", "subtotal"),
     ],
 )

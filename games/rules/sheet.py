@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .cardgame import DICE, MAX_ROLLS
+from .messages import gettext_noop
 
-RIGHT_MOST = "right-most rule"
-BONUS_ORDER = "bonuses fill columns 1, 2, 3 in turn"
+RIGHT_MOST = gettext_noop("right-most rule")
+BONUS_ORDER = gettext_noop("bonuses fill columns 1, 2, 3 in turn")
 
 
 def boxes(labels: Mapping[str, str], names: Iterable[str], **extra: dict) -> list[dict]:

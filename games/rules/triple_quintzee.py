@@ -184,8 +184,12 @@ ranking = BY_SCORE
 FIGURES = CardFigures(
     boxes=BOXES,
     labels=LABELS,
-    five_label="Quintzees",
-    bonus_labels=tuple(f"Bonus, column {c}" for c in COLUMNS),
+    five_label=gettext_noop("Quintzees"),
+    bonus_labels=(
+        gettext_noop("Bonus, column 1"),
+        gettext_noop("Bonus, column 2"),
+        gettext_noop("Bonus, column 3"),
+    ),
     columns=COLUMNS,
     bonuses=column_bonuses("top_bonus"),
     # A Quintzee box scored, plus every Quintzee bonus the column earned.
@@ -198,15 +202,15 @@ SHEET = sheet.card(
     3,
     [
         *sheet.boxes(LABELS, TOP),
-        sheet.total("Top subtotal", "top_subtotal", "subtotal"),
-        sheet.total("Bonus (63+)", "top_bonus", "bonus"),
-        sheet.total("On track", "on_track", "on-track", "signed"),
+        sheet.total(gettext_noop("Top subtotal"), "top_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Bonus (63+)"), "top_bonus", "bonus"),
+        sheet.total(gettext_noop("On track"), "on_track", "on-track", "signed"),
         *sheet.boxes(
             LABELS, BOTTOM, **{b: {"right_most": True, "moves": sheet.RIGHT_MOST} for b in RIGHT_MOST}
         ),
-        sheet.total("Bottom subtotal", "bottom_subtotal", "subtotal"),
-        sheet.total("Quintzee bonus", "quintzee_bonus", "bonus"),
-        sheet.total("Column total", "total", "total"),
+        sheet.total(gettext_noop("Bottom subtotal"), "bottom_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Quintzee bonus"), "quintzee_bonus", "bonus"),
+        sheet.total(gettext_noop("Column total"), "total", "total"),
     ],
-    bonus_moment="Quintzee bonus!",
+    bonus_moment=gettext_noop("Quintzee bonus!"),
 )

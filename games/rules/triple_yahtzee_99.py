@@ -282,8 +282,12 @@ ranking = BY_SCORE
 FIGURES = CardFigures(
     boxes=SCORING,
     labels=LABELS,
-    five_label="Yahtzees",
-    bonus_labels=tuple(f"Bonus, column {c}" for c in COLUMNS),
+    five_label=gettext_noop("Yahtzees"),
+    bonus_labels=(
+        gettext_noop("Bonus, column 1"),
+        gettext_noop("Bonus, column 2"),
+        gettext_noop("Bonus, column 3"),
+    ),
     columns=COLUMNS,
     bonuses=column_bonuses("upper_bonus"),
     five_kinds=lambda card: sum(
@@ -300,14 +304,14 @@ SHEET = sheet.card(
     3,
     [
         *sheet.boxes(LABELS, _SHEET_UPPER, **_SHEET_ROWS),
-        sheet.total("Upper subtotal", "upper_subtotal", "subtotal"),
-        sheet.total("Upper bonus", "upper_bonus", "bonus"),
-        sheet.total("3-of-a-kinds (upper)", "upper_count", "count", "count", MIN_UPPER_COUNT),
+        sheet.total(gettext_noop("Upper subtotal"), "upper_subtotal", "subtotal"),
+        sheet.total(gettext_noop("Upper bonus"), "upper_bonus", "bonus"),
+        sheet.total(gettext_noop("3-of-a-kinds (upper)"), "upper_count", "count", "count", MIN_UPPER_COUNT),
         *sheet.boxes(LABELS, BOXES[len(_SHEET_UPPER) :], **_SHEET_ROWS),
-        sheet.total("Lower total", "lower_total", "subtotal"),
-        sheet.total("3-of-a-kinds (lower)", "lower_count", "count", "count", MIN_LOWER_COUNT),
-        sheet.total("Upgrade", "status", "status", "status"),
-        sheet.total("Column total", "total", "total"),
+        sheet.total(gettext_noop("Lower total"), "lower_total", "subtotal"),
+        sheet.total(gettext_noop("3-of-a-kinds (lower)"), "lower_count", "count", "count", MIN_LOWER_COUNT),
+        sheet.total(gettext_noop("Upgrade"), "status", "status", "status"),
+        sheet.total(gettext_noop("Column total"), "total", "total"),
     ],
     upgrades=[UPGRADE[c] for c in COLUMNS],
 )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from chat import selectors as chat_selectors
 from games import catalogue
@@ -49,12 +52,34 @@ def _shown(kind: GameKind, stats: dict) -> tuple[list[Figure], list[Table]]:
     return kind.figures.shown(stats[section]), kind.figures.tables(stats[section])
 
 
+_COLUMN = re.compile(r"Column (\d+)")
+
+
+def _said(label: str) -> str:
+    """An engine's label in the reader's language ("Column 2" is built, so it is said here)."""
+    column = _COLUMN.fullmatch(label)
+    return gettext("Column %(column)s") % {"column": column[1]} if column else gettext(label)
+
+
+def _translated(figures: list[Figure], tables: list[Table]) -> tuple[list[Figure], list[Table]]:
+    figures = [f._replace(label=_said(f.label)) for f in figures]
+    tables = [
+        t._replace(
+            caption=_said(t.caption),
+            columns=[_said(c) for c in t.columns],
+            rows=[(_said(label), values) for label, values in t.rows],
+        )
+        for t in tables
+    ]
+    return figures, tables
+
+
 @login_required
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
     stats = player_stats(player, kind, goal=_variant(request, kind))
-    figures, tables = _shown(kind, stats)
+    figures, tables = _translated(*_shown(kind, stats))
     option = kind.separating
     return render(
         request,

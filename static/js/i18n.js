@@ -10,6 +10,11 @@ export function gettext(text) {
   return globalThis.gettext ? globalThis.gettext(text) : text;
 }
 
+/** Marks a word for the catalogue that is translated later, from a variable. */
+export function gettext_noop(text) {
+  return text;
+}
+
 export function ngettext(singular, plural, count) {
   if (globalThis.ngettext) return globalThis.ngettext(singular, plural, count);
   return count === 1 ? singular : plural;

@@ -3,6 +3,8 @@
 // current; a sound and a browser notification, each if the player switched it on, when a turn comes;
 // and any "waiting for your turn" list on the page ([data-live-turns]) is redrawn live.
 
+import { fmt, gettext } from './i18n.js';
+
 const PING_EVERY_MS = 25000;
 const root = document.getElementById('notices');
 
@@ -70,25 +72,26 @@ function Notices(el) {
 
   function drawList(feed) {
     const items = [
-      ...feed.turns.map((t) => item(t.url, `Your turn: ${t.title}`, `waiting ${since(t.waiting)}`)),
+      ...feed.turns.map((t) => item(t.url, fmt(gettext('Your turn: %(game)s'), { game: t.title }), fmt(gettext('waiting %(time)s'), { time: since(t.waiting) }))),
       ...feed.notices.map((n) => item(n.url, n.text, '')),
     ];
-    list.replaceChildren(...(items.length ? items : [plain('Nothing waiting for you.')]));
+    list.replaceChildren(...(items.length ? items : [plain(gettext('Nothing waiting for you.'))]));
   }
 
   function drawGames(target, games) {
     const rows = games.map((g) => {
       const scores = g.players.map((p) => `${p} ${g.scores[p] ?? 0}`).join(', ');
-      return item(g.url, g.title, `${g.players.join(', ')} · ${g.current} to play · ${scores} · for ${since(g.waiting)}`);
+      const said = fmt(gettext('%(player)s to play'), { player: g.current });
+      return item(g.url, g.title, `${g.players.join(', ')} · ${said} · ${scores} · ${fmt(gettext('for %(time)s'), { time: since(g.waiting) })}`);
     });
-    target.replaceChildren(...(rows.length ? rows : [plain(target.dataset.empty || 'None.')]));
+    target.replaceChildren(...(rows.length ? rows : [plain(target.dataset.empty || gettext('None.'))]));
   }
 
   function announce(turn) {
     if (wants.sound) beep();
     // Only when the player is looking elsewhere: on the page, the count and the list say it already.
     if (wants.browser && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
-      const note = new Notification('Your turn', { body: turn.title, tag: `turn-${turn.game}`, icon: '/static/favicon.svg' });
+      const note = new Notification(gettext('Your turn'), { body: turn.title, tag: `turn-${turn.game}`, icon: '/static/favicon.svg' });
       note.onclick = () => { window.focus(); location.href = turn.url; };
     }
   }
@@ -117,7 +120,7 @@ function plain(text) {
 }
 
 function since(seconds) {
-  if (seconds < 60) return 'a moment';
+  if (seconds < 60) return gettext('a moment');
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
   if (seconds < 86400) return `${Math.floor(seconds / 3600)} h`;
   return `${Math.floor(seconds / 86400)} d`;

@@ -1,6 +1,8 @@
 // Invitation links (templates/games/invite_share.html): Copy, and Share where the browser has the Web
 // Share API (phones mostly). No inline handlers: every [data-share] box on the page is wired here.
 
+import { gettext } from './i18n.js';
+
 const SAID_FOR_MS = 4000; // long enough to read "Copied", short enough that a second copy says it again
 
 function say(box, text) {
@@ -22,10 +24,10 @@ async function copy(box, input) {
   try {
     if (!navigator.clipboard) throw new Error('no clipboard');
     await navigator.clipboard.writeText(input.value);
-    say(box, 'Copied');
+    say(box, gettext('Copied'));
   } catch {
     selectLink(input);
-    say(box, 'The link is selected: copy it with Ctrl+C (or a long press).');
+    say(box, gettext('The link is selected: copy it with Ctrl+C (or a long press).'));
   }
 }
 
@@ -34,7 +36,7 @@ async function share(box, input) {
     await navigator.share({ title: box.dataset.shareTitle, text: box.dataset.shareText, url: input.value });
   } catch (error) {
     // AbortError: the player closed the share sheet, which is no failure to report.
-    if (error.name !== 'AbortError') say(box, 'Sharing did not work here: copy the link instead.');
+    if (error.name !== 'AbortError') say(box, gettext('Sharing did not work here: copy the link instead.'));
   }
 }
 

@@ -6,6 +6,7 @@ import { fill, h } from './dom.js';
 import { diceRow } from './dice.js';
 import { bonusMoment, boxLabel, cardCaption, cardControls, cardTable, cardTabs, landingHint, navRows, previewIndex, worthOf } from './cards.js';
 import { GameView } from './view.js';
+import { fmt, gettext } from '../i18n.js';
 
 const ARROWS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
 // A finger has no hover to preview with and taps by mistake: its first tap on a box only shows what the
@@ -28,7 +29,7 @@ class CardPlay extends GameView {
   }
 
   get keysHelp() {
-    return `Space rolls · 1–${this.sheet.dice} hold a die · arrow keys move over the card · Enter scores the box`;
+    return fmt(gettext('Space rolls · 1–%(keys)s hold a die · arrow keys move over the card · Enter scores the box'), { keys: this.sheet.dice });
   }
 
   get dieKeys() { return this.sheet.dice; }
@@ -112,9 +113,9 @@ class CardPlay extends GameView {
 
   turnHint() {
     const made = this.app.state.roll;
-    if (made === 0) return 'Roll the dice to start your turn.';
-    if (made < this.sheet.rolls) return 'Click dice to hold them and roll again, or choose a box on your card.';
-    return 'Choose a box on your card for these dice.';
+    if (made === 0) return gettext('Roll the dice to start your turn.');
+    if (made < this.sheet.rolls) return gettext('Click dice to hold them and roll again, or choose a box on your card.');
+    return gettext('Choose a box on your card for these dice.');
   }
 
   pointedHint() {
@@ -284,8 +285,8 @@ function readOnlyCard(sheet, state, owner, { mine = false } = {}) {
   const card = state.cards[owner];
   const table = cardTable({ sheet, owner, card, previews: new Map(), live: false, choosable: false, nav: NO_NAV, handlers: READ_ONLY });
   markScored(table, state, owner);
-  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': mine ? 'Your card' : `${owner}'s card` },
-    h('p', { class: 'card-caption' }, h('strong', {}, mine ? 'Your card' : owner), ` · ${card.total} points`),
+  return h('section', { class: 'replay-card', dataset: { player: owner }, 'aria-label': mine ? gettext('Your card') : fmt(gettext("%(player)s's card"), { player: owner }) },
+    h('p', { class: 'card-caption' }, h('strong', {}, mine ? gettext('Your card') : owner), ` · ${fmt(gettext('%(points)s points'), { points: card.total })}`),
     h('div', { class: 'card-scroll' }, table));
 }
 

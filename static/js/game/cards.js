@@ -4,6 +4,10 @@
 
 import { h } from './dom.js';
 import { COLOUR_LETTER } from './dice.js';
+import { fmt, gettext, gettext_noop, ngettext } from '../i18n.js';
+
+// A column's status as the card shows it, translated where it is drawn.
+export const STATUS_WORDS = [gettext_noop('upgraded'), gettext_noop('blocked')];
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -24,10 +28,10 @@ function boxRows(sheet) {
 }
 
 function header(sheet, col) {
-  if (sheet.columns === 1) return { title: 'Score' };
+  if (sheet.columns === 1) return { title: gettext('Score') };
   const info = { title: col.column, sub: `×${col.multiplier}` };
   if (!sheet.upgrades) return info;
-  if (col.status === 'upgraded' || col.status === 'blocked') return { ...info, note: col.status, cls: col.status };
+  if (col.status === 'upgraded' || col.status === 'blocked') return { ...info, note: gettext(col.status), cls: col.status };
   return { ...info, note: `→ ×${sheet.upgrades[col.column - 1]}`, cls: 'pending' };
 }
 
@@ -48,7 +52,8 @@ export function previewIndex(preview) {
 }
 
 export function boxLabel(sheet, name) {
-  return boxRows(sheet).get(name)?.label ?? name;
+  const label = boxRows(sheet).get(name)?.label;
+  return label ? gettext(label) : name;
 }
 
 function isWaste(sheet, name) {
@@ -75,13 +80,16 @@ function worthText({ value, multiplier, worth }) {
 function describeCell(sheet, card, name, column, value, entry) {
   const waste = isWaste(sheet, name);
   const parts = [boxLabel(sheet, name)];
-  if (sheet.columns > 1) parts.push(`column ${column}`);
-  if (value != null) parts.push(waste ? 'wasted' : `${value}`);
+  if (sheet.columns > 1) parts.push(fmt(gettext('column %(column)s'), { column }));
+  if (value != null) parts.push(waste ? gettext('wasted') : `${value}`);
   else {
-    parts.push('empty');
+    parts.push(gettext('empty'));
     if (entry) {
-      const elsewhere = entry.lands != null && entry.lands !== column ? ` in column ${entry.lands}` : '';
-      parts.push(waste ? 'waste the turn here' : `would score ${worthText(worthOf(sheet, card, entry))}${elsewhere}`);
+      const worth = worthText(worthOf(sheet, card, entry));
+      if (waste) parts.push(gettext('waste the turn here'));
+      else if (entry.lands != null && entry.lands !== column) {
+        parts.push(fmt(gettext('would score %(worth)s in column %(column)s'), { worth, column: entry.lands }));
+      } else parts.push(fmt(gettext('would score %(worth)s'), { worth }));
     }
   }
   return parts.join(', ');
@@ -98,18 +106,18 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
   const colNumbers = sheet.columns === 1 ? [null] : cols.map((c) => c.column);
   const rows = navRows(sheet);
   const head = h('tr', {},
-    h('th', { scope: 'col', class: 'label-col' }, 'Box'),
+    h('th', { scope: 'col', class: 'label-col' }, gettext('Box')),
     cols.map((col) => {
       const info = header(sheet, col);
       return h('th', { scope: 'col', class: `col-head ${info.cls ?? ''}` },
-        h('span', { class: 'col-title' }, sheet.columns > 1 ? h('span', { class: 'col-word' }, 'Column ') : null, String(info.title)),
+        h('span', { class: 'col-title' }, sheet.columns > 1 ? h('span', { class: 'col-word' }, `${gettext('Column')} `) : null, String(info.title)),
         info.sub ? h('span', { class: 'col-mult' }, info.sub) : null,
         info.note ? h('span', { class: 'col-note' }, info.note) : null);
     }));
   const body = sheet.rows.map((row) => {
     if (!row.box) {
       return h('tr', { class: `sum-row ${row.cls}` },
-        h('th', { scope: 'row' }, row.label),
+        h('th', { scope: 'row' }, gettext(row.label)),
         cols.map((col) => {
           const shown = SHOW[row.show](col[row.field], row);
           return h('td', { class: `num ${shown.cls}` }, shown.text);
@@ -119,8 +127,8 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
     const r = rows.indexOf(name);
     const label = h('th', { scope: 'row' },
       row.colour ? h('span', { class: `swatch paint-${row.colour}`, 'aria-hidden': 'true' }, COLOUR_LETTER[row.colour]) : null,
-      row.label,
-      row.right_most ? h('span', { class: 'rm-mark', title: 'Right-most rule: a non-zero score goes to the right-most empty box', 'aria-hidden': 'true' }, ' ⇥') : null);
+      gettext(row.label),
+      row.right_most ? h('span', { class: 'rm-mark', title: gettext('Right-most rule: a non-zero score goes to the right-most empty box'), 'aria-hidden': 'true' }, ' ⇥') : null);
     return h('tr', { class: `box-row${row.waste ? ' waste' : ''}` }, label,
       cols.map((col, ci) => {
         const column = colNumbers[ci];
@@ -156,9 +164,9 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
       }));
   });
   const foot = h('tr', { class: 'grand-total' },
-    h('th', { scope: 'row' }, 'Total'),
+    h('th', { scope: 'row' }, gettext('Total')),
     h('td', { class: 'num', colspan: String(cols.length) }, String(card.total)));
-  return h('table', { class: `scorecard cols-${cols.length}`, role: 'grid', 'aria-label': `${owner}'s card` },
+  return h('table', { class: `scorecard cols-${cols.length}`, role: 'grid', 'aria-label': fmt(gettext("%(player)s's card"), { player: owner }) },
     h('thead', {}, head), h('tbody', {}, body), h('tfoot', {}, foot));
 }
 
@@ -168,12 +176,15 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
 export function landingHint(sheet, card, entry, picked, how = 'click') {
   const row = boxRows(sheet).get(entry.box);
   const label = boxLabel(sheet, entry.box);
-  const confirm = { tap: 'Tap it again or press Score to choose it.', click: 'Click or press Enter to choose it.' }[how] ?? '';
-  if (row?.waste) return `${label}, column ${picked}: waste this turn (no points). ${confirm}`.trim();
-  if (sheet.columns === 1) return `${label}: scores ${entry.value}. ${confirm}`.trim();
+  const confirm = { tap: gettext('Tap it again or press Score to choose it.'), click: gettext('Click or press Enter to choose it.') }[how] ?? '';
+  const said = { label, column: picked, value: entry.value };
+  if (row?.waste) return `${fmt(gettext('%(label)s, column %(column)s: waste this turn (no points).'), said)} ${confirm}`.trim();
+  if (sheet.columns === 1) return `${fmt(gettext('%(label)s: scores %(value)s.'), said)} ${confirm}`.trim();
   const { multiplier, worth } = worthOf(sheet, card, entry);
-  let text = `${label}, column ${picked}: scores ${entry.value}`;
-  if (entry.lands !== picked) text += ` in column ${entry.lands}${row?.moves ? ` (${row.moves})` : ''}`;
+  let text = fmt(gettext('%(label)s, column %(column)s: scores %(value)s'), said);
+  if (entry.lands !== picked) {
+    text += ` ${fmt(gettext('in column %(column)s'), { column: entry.lands })}${row?.moves ? ` (${gettext(row.moves)})` : ''}`;
+  }
   text += ` × ${multiplier} = ${worth}. ${confirm}`;
   return text.trim();
 }
@@ -183,35 +194,36 @@ export function cardControls({ sheet, state: s, holds, mine, onRoll, chosen, onS
   const made = s.roll;
   const most = sheet.rolls;
   const canRoll = mine && made < most && holds.size < sheet.dice;
-  let label = `Roll ${made + 1} of ${most}`;
-  if (made >= most) label = 'No rolls left';
-  else if (made > 0 && holds.size >= sheet.dice) label = 'Release a die to roll';
+  let label = fmt(gettext('Roll %(roll)s of %(rolls)s'), { roll: made + 1, rolls: most });
+  if (made >= most) label = gettext('No rolls left');
+  else if (made > 0 && holds.size >= sheet.dice) label = gettext('Release a die to roll');
   return [
     h('button', { type: 'button', class: 'button roll', id: 'roll-button', disabled: !canRoll, dataset: { focusKey: 'roll' }, onclick: onRoll }, label),
-    chosen ? h('span', { class: 'chosen', role: 'group', 'aria-label': `Score ${chosen.label}?` },
+    chosen ? h('span', { class: 'chosen', role: 'group', 'aria-label': fmt(gettext('Score %(label)s?'), { label: chosen.label }) },
       h('button', { type: 'button', class: 'button score', id: 'score-button', dataset: { focusKey: 'score' }, onclick: onScore },
-        `Score ${chosen.worth}`),
-      h('button', { type: 'button', class: 'button secondary', id: 'score-cancel', 'aria-label': 'Cancel', dataset: { focusKey: 'score-cancel' }, onclick: onCancel }, '✕'))
+        fmt(gettext('Score %(points)s'), { points: chosen.worth })),
+      h('button', { type: 'button', class: 'button secondary', id: 'score-cancel', 'aria-label': gettext('Cancel'), dataset: { focusKey: 'score-cancel' }, onclick: onCancel }, '✕'))
       : null,
-    h('p', { class: 'roll-count', id: 'roll-count' }, made ? `${made} of ${most} rolls used` : 'Not rolled yet'),
+    h('p', { class: 'roll-count', id: 'roll-count' }, made ? fmt(ngettext('%(made)s of %(rolls)s roll used', '%(made)s of %(rolls)s rolls used', most), { made, rolls: most }) : gettext('Not rolled yet')),
   ];
 }
 
 export function cardTabs({ state: s, scores, viewed, me, onView }) {
   if (s.players.length < 2) return null;
-  return h('div', { class: 'card-tabs', role: 'group', 'aria-label': 'Show the card of' },
+  return h('div', { class: 'card-tabs', role: 'group', 'aria-label': gettext('Show the card of') },
     s.players.map((p) => h('button', {
       type: 'button', class: `card-tab${p === s.current ? ' current' : ''}`, 'aria-pressed': String(p === viewed),
       dataset: { focusKey: `tab:${p}`, player: p }, onclick: () => onView(p),
-    }, p === me ? 'Your card' : p, h('span', { class: 'tab-score' }, String(scores[p] ?? 0)))));
+    }, p === me ? gettext('Your card') : p, h('span', { class: 'tab-score' }, String(scores[p] ?? 0)))));
 }
 
 export function cardCaption({ owner, me, card, live, choosable }) {
   let note = null;
-  if (live) note = choosable ? ' · shaded boxes show what these dice would score' : ' · showing what the dice would score';
-  if (live && card.columns) note += ', times the column';
+  if (live) note = ` · ${choosable ? gettext('shaded boxes show what these dice would score') : gettext('showing what the dice would score')}`;
+  if (live && card.columns) note += gettext(', times the column');
   return h('p', { class: 'card-caption' },
-    h('strong', {}, owner === me ? 'Your card' : `${owner}'s card`), ` · ${card.total} points`,
+    h('strong', {}, owner === me ? gettext('Your card') : fmt(gettext("%(player)s's card"), { player: owner })),
+    ` · ${fmt(gettext('%(points)s points'), { points: card.total })}`,
     note ? h('span', { class: 'muted' }, note) : null);
 }
 
@@ -222,6 +234,6 @@ export function bonusMoment(sheet, s) {
   return {
     kind: 'bonus',
     key: ['bonus', e.player, s.turn],
-    parts: [h('p', { class: 'big' }, sheet.bonus_moment), h('p', {}, `${e.player}: +${e.bonus} in column ${e.column}.`)],
+    parts: [h('p', { class: 'big' }, gettext(sheet.bonus_moment)), h('p', {}, fmt(gettext('%(player)s: +%(bonus)s in column %(column)s.'), { player: e.player, bonus: e.bonus, column: e.column }))],
   };
 }
