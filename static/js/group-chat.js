@@ -1,5 +1,7 @@
 // A group page's chat, live (templates/chat/_group.html): the header's notices socket hands over each
 // `group_chat` message (static/js/notices.js); every message goes in as text, never as HTML.
+import { gettext } from './i18n.js';
+
 const section = document.getElementById('chat');
 const list = document.getElementById('group-chat');
 
@@ -17,7 +19,7 @@ if (section && list) {
     if (message.removed) {
       const em = document.createElement('em');
       em.className = 'muted';
-      em.textContent = 'removed';
+      em.textContent = gettext('removed');
       li.append(em);
     } else {
       li.append(message.text);

@@ -1,5 +1,7 @@
 // Draws the statistics charts (Chart.js from npm) and shades the per-box heatmap.
 (function () {
+  // Django's JavaScript catalogue (base.html) says the chart's words in the reader's language.
+  const gettext = window.gettext || ((text) => text);
   const source = document.getElementById("chart-data");
   if (!source) return;
   const data = JSON.parse(source.textContent);
@@ -15,7 +17,7 @@
       type: "bar",
       data: {
         labels: h.edges.map((lo) => `${lo}–${lo + h.width - 1}`),
-        datasets: [{ label: "Games", data: h.counts, backgroundColor: accent }],
+        datasets: [{ label: gettext("Games"), data: h.counts, backgroundColor: accent }],
       },
       options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
     });
@@ -23,7 +25,7 @@
       type: "line",
       data: {
         labels: data.series.map((p) => p.at.slice(0, 10)),
-        datasets: [{ label: "Final score", data: data.series.map((p) => p.score), borderColor: accent, tension: 0.2 }],
+        datasets: [{ label: gettext("Final score"), data: data.series.map((p) => p.score), borderColor: accent, tension: 0.2 }],
       },
       options: { plugins: { legend: { display: false } } },
     });
