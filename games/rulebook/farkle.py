@@ -6,83 +6,97 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from games.rules import farkle as engine
 from games.rules.farkle import BANK_MINIMUM, DICE_COUNTS, GOALS
 
 from .shared import YOU, Scripted, example, refused
 
-TABLE: tuple[tuple[str, str, list[int]], ...] = (
-    ("Single 1", "100 each", [1]),
-    ("Single 5", "50 each", [5]),
-    ("Three of a kind", "face x 100", [4, 4, 4]),
-    ("Three 1s", "1000", [1, 1, 1]),
-    ("Four of a kind", "twice the three", [6, 6, 6, 6]),
-    ("Five of a kind", "five times the three", [3, 3, 3, 3, 3]),
-    ("Five 1s", "10000", [1, 1, 1, 1, 1]),
-    ("Six of a kind", "10000", [2, 2, 2, 2, 2, 2]),
-    ("Six 1s", "20000", [1, 1, 1, 1, 1, 1]),
-    ("Three of a kind and a pair", "twice the three", [4, 4, 4, 2, 2]),
-    ("Four of a kind and a pair", "twice the four", [5, 5, 5, 5, 3, 3]),
-    ("Two threes of a kind", "twice both threes", [3, 3, 3, 6, 6, 6]),
-    ("Three pairs", "1000", [2, 2, 4, 4, 6, 6]),
-    ("Four of a kind and a pair, taken as three pairs", "1000 when that is more", [2, 2, 2, 2, 3, 3]),
-    ("Straight 1 to 6", "1000", [1, 2, 3, 4, 5, 6]),
-    ("Straight 1 to 5", "500", [1, 2, 3, 4, 5]),
-    ("Straight 2 to 6", "500", [2, 3, 4, 5, 6]),
+# Lazy: the examples are built once per process and said in each reader's language.
+TABLE: tuple[tuple[Any, Any, list[int]], ...] = (
+    (_("Single 1"), _("100 each"), [1]),
+    (_("Single 5"), _("50 each"), [5]),
+    (_("Three of a kind"), _("face x 100"), [4, 4, 4]),
+    (_("Three 1s"), "1000", [1, 1, 1]),
+    (_("Four of a kind"), _("twice the three"), [6, 6, 6, 6]),
+    (_("Five of a kind"), _("five times the three"), [3, 3, 3, 3, 3]),
+    (_("Five 1s"), "10000", [1, 1, 1, 1, 1]),
+    (_("Six of a kind"), "10000", [2, 2, 2, 2, 2, 2]),
+    (_("Six 1s"), "20000", [1, 1, 1, 1, 1, 1]),
+    (_("Three of a kind and a pair"), _("twice the three"), [4, 4, 4, 2, 2]),
+    (_("Four of a kind and a pair"), _("twice the four"), [5, 5, 5, 5, 3, 3]),
+    (_("Two threes of a kind"), _("twice both threes"), [3, 3, 3, 6, 6, 6]),
+    (_("Three pairs"), "1000", [2, 2, 4, 4, 6, 6]),
+    (_("Four of a kind and a pair, taken as three pairs"), _("1000 when that is more"), [2, 2, 2, 2, 3, 3]),
+    (_("Straight 1 to 6"), "1000", [1, 2, 3, 4, 5, 6]),
+    (_("Straight 1 to 5"), "500", [1, 2, 3, 4, 5]),
+    (_("Straight 2 to 6"), "500", [2, 3, 4, 5, 6]),
 )
 # The examples RULINGS.md gives, with the value it states (the tests hold the engine to them).
-RULINGS: tuple[tuple[list[int], int, str], ...] = (
-    ([1, 1, 1, 4, 4], 2000, "Three 1s with a pair of 4s: the pair doubles the 1000."),
-    ([2, 2, 2, 5, 5], 400, "Three 2s with a pair of 5s: twice 200."),
-    ([5, 5], 100, "Two single 5s."),
-    ([2, 2, 2, 3, 3, 3], 1000, "Two threes of a kind: twice (200 + 300)."),
-    ([2, 3, 4, 5, 6, 5], 550, "A 2-to-6 straight and a single 5."),
-    ([1, 1, 1, 1, 1], 10000, "Five 1s."),
-    ([2, 3], 0, "Neither die scores, so they cannot be set aside."),
+RULINGS: tuple[tuple[list[int], int, Any], ...] = (
+    ([1, 1, 1, 4, 4], 2000, _("Three 1s with a pair of 4s: the pair doubles the 1000.")),
+    ([2, 2, 2, 5, 5], 400, _("Three 2s with a pair of 5s: twice 200.")),
+    ([5, 5], 100, _("Two single 5s.")),
+    ([2, 2, 2, 3, 3, 3], 1000, _("Two threes of a kind: twice (200 + 300).")),
+    ([2, 3, 4, 5, 6, 5], 550, _("A 2-to-6 straight and a single 5.")),
+    ([1, 1, 1, 1, 1], 10000, _("Five 1s.")),
+    ([2, 3], 0, _("Neither die scores, so they cannot be set aside.")),
 )
-SETS: tuple[tuple[list[int], str], ...] = (
-    ([5, 5, 2], "The 2 does not help, so this set is not allowed; keep just the 5s."),
-    ([1, 1, 1, 1], "Four 1s together: twice 1000, better than four singles."),
-    ([1, 5], "Two singles from the same roll."),
+SETS: tuple[tuple[list[int], Any], ...] = (
+    ([5, 5, 2], _("The 2 does not help, so this set is not allowed; keep just the 5s.")),
+    ([1, 1, 1, 1], _("Four 1s together: twice 1000, better than four singles.")),
+    ([1, 5], _("Two singles from the same roll.")),
 )
-ROLLS: tuple[tuple[list[int], str], ...] = (
-    ([2, 2, 3, 4, 6, 6], "No 1, no 5, nothing three alike, no straight and only two pairs."),
-    ([2, 2, 3, 3, 4, 4], "Three pairs score, so this is not a Farkle."),
-    ([6, 4, 3, 3, 2, 6], "Two pairs are not three pairs: a Farkle."),
-    ([4, 4, 4, 2, 3, 6], "Three 4s: not a Farkle."),
+ROLLS: tuple[tuple[list[int], Any], ...] = (
+    ([2, 2, 3, 4, 6, 6], _("No 1, no 5, nothing three alike, no straight and only two pairs.")),
+    ([2, 2, 3, 3, 4, 4], _("Three pairs score, so this is not a Farkle.")),
+    ([6, 4, 3, 3, 2, 6], _("Two pairs are not three pairs: a Farkle.")),
+    ([4, 4, 4, 2, 3, 6], _("Three 4s: not a Farkle.")),
 )
 
 
-def _step(kind: str, note: str, keep: Sequence[int] = (), roll: Sequence[int] = ()) -> dict:
+def _step(kind: str, note: Any, keep: Sequence[int] = (), roll: Sequence[int] = ()) -> dict:
     """One step of a scripted turn: ``kind`` (roll or bank), the indices kept, and the roll that follows."""
     return {"type": kind, "keep": list(keep), "roll": list(roll), "note": note}
 
 
 # Bank minimum: the turn is refused a bank below it, then banked.
 MINIMUM_STEPS = (
-    _step("roll", "The turn's first roll.", roll=[1, 2, 3, 3, 4, 6]),
-    _step("roll", "Set the 1 aside and roll the other five.", [0], [5, 5, 2, 3, 6]),
-    _step("roll", "Set the two 5s aside and roll the last three.", [0, 1], [1, 1, 4]),
-    _step("bank", "Set the two 1s aside and bank.", [0, 1]),
+    _step("roll", _("The turn's first roll."), roll=[1, 2, 3, 3, 4, 6]),
+    _step("roll", _("Set the 1 aside and roll the other five."), [0], [5, 5, 2, 3, 6]),
+    _step("roll", _("Set the two 5s aside and roll the last three."), [0, 1], [1, 1, 4]),
+    _step("bank", _("Set the two 1s aside and bank."), [0, 1]),
 )
 # Hot dice: every die set aside; the confirmation roll that follows decides.
 HOT_STEPS = (
-    _step("roll", "The turn's first roll.", roll=[1, 1, 1, 5, 2, 3]),
-    _step("roll", "Set three 1s and a 5 aside; two dice are left to roll.", [0, 1, 2, 3], [5, 1]),
+    _step("roll", _("The turn's first roll."), roll=[1, 1, 1, 5, 2, 3]),
+    _step("roll", _("Set three 1s and a 5 aside; two dice are left to roll."), [0, 1, 2, 3], [5, 1]),
 )
-HOT_AGAIN = "Both dice score: hot dice. All six are rolled again, and "
-HOT_LOST_STEPS = (_step("roll", HOT_AGAIN + "nothing scores.", [0, 1], [2, 2, 3, 4, 6, 6]),)
+HOT_LOST_STEPS = (
+    _step(
+        "roll",
+        _("Both dice score: hot dice. All six are rolled again, and nothing scores."),
+        [0, 1],
+        [2, 2, 3, 4, 6, 6],
+    ),
+)
 HOT_KEPT_STEPS = (
-    _step("roll", HOT_AGAIN + "a 5 shows.", [0, 1], [5, 2, 2, 3, 6, 6]),
-    _step("bank", "Set the 5 aside and bank.", [0]),
+    _step(
+        "roll",
+        _("Both dice score: hot dice. All six are rolled again, and a 5 shows."),
+        [0, 1],
+        [5, 2, 2, 3, 6, 6],
+    ),
+    _step("bank", _("Set the 5 aside and bank."), [0]),
 )
 # The last lap: Ann reaches the goal, Bob still has his turn, then the game is over.
 LAPS_GOAL = 3000
 LAPS_STEPS = (
-    ("ann", _step("roll", "Ann rolls five 1s.", roll=[1, 1, 1, 1, 1, 4])),
-    ("ann", _step("bank", "She banks them: past the goal in the first lap.", [0, 1, 2, 3, 4])),
-    ("bob", _step("roll", "Bob still has his turn in the same lap.", roll=[6, 6, 6, 2, 3, 4])),
-    ("bob", _step("bank", "He banks three 6s.", [0, 1, 2])),
+    ("ann", _step("roll", _("Ann rolls five 1s."), roll=[1, 1, 1, 1, 1, 4])),
+    ("ann", _step("bank", _("She banks them: past the goal in the first lap."), [0, 1, 2, 3, 4])),
+    ("bob", _step("roll", _("Bob still has his turn in the same lap."), roll=[6, 6, 6, 2, 3, 4])),
+    ("bob", _step("bank", _("He banks three 6s."), [0, 1, 2])),
 )
 
 

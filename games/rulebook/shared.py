@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
+
 from games.rules import IllegalAction
 from games.rules.painted_dicez import COLOUR_LETTERS
 
@@ -50,10 +53,12 @@ def shown_die(die: Any) -> dict:
 def aria(dice: Sequence[Any]) -> str:
     """The accessible name of a group of dice: "dice 2 2 2 5 5" or "dice 5 blue, 4 red, ..."."""
     if not dice:
-        return "no dice"
+        return gettext_lazy("no dice")
     if is_painted(dice[0]):
-        return "dice " + ", ".join(f"{face} {colour}" for face, colour in dice)
-    return "dice " + " ".join(str(d) for d in dice)
+        return format_lazy(
+            gettext_lazy("dice {faces}"), faces=", ".join(f"{face} {colour}" for face, colour in dice)
+        )
+    return format_lazy(gettext_lazy("dice {faces}"), faces=" ".join(str(d) for d in dice))
 
 
 def example(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django import template
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -23,3 +24,12 @@ def dice(row: Mapping) -> dict:
 def die(d: Mapping, hidden: bool = False) -> dict:
     """One die; ``hidden`` keeps it from screen readers where the text beside it says the same."""
     return {"d": d, "hidden": hidden}
+
+
+@register.filter
+def either(values) -> str:
+    """Choices as a sentence says them: "10000, 5000 or 3000" (the "or" in the reader's language)."""
+    words = [str(v) for v in values]
+    if len(words) <= 1:
+        return "".join(words)
+    return gettext("%(first)s or %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
