@@ -11,7 +11,7 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
-    path("jsi18n/", SiteCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/<str:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
     path("groups/", include("groups.urls")),

@@ -10,7 +10,9 @@ import gettext as gettext_module
 import json
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language, to_locale
 from django.views.i18n import JavaScriptCatalog
 
@@ -28,8 +30,21 @@ def _project_catalog(language: str) -> dict:
 
 
 class SiteCatalog(JavaScriptCatalog):
+    """At /jsi18n/<language>/: the language is in the address, so that a browser may keep each
+    language's catalogue (an hour) and a page switched to another language asks for the other one."""
+
     # Our own catalogue only (LOCALE_PATHS): the admin's JavaScript words are not the pages'.
     packages = ["games"]
+    max_age = 3600
+
+    def get(self, request, *args, **kwargs):
+        language = kwargs.pop("language", "")
+        if language not in dict(settings.LANGUAGES):
+            raise Http404("No such language.")
+        with translation.override(language):
+            response = super().get(request, *args, **kwargs)
+        patch_cache_control(response, public=True, max_age=self.max_age)
+        return response
 
     def get_catalog(self) -> dict:
         catalog = {}

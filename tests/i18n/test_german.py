@@ -242,3 +242,15 @@ async def test_each_socket_hears_errors_in_its_readers_language_and_events_carry
     assert event["result"]["text"] == "ann rolled 5 2 3 4 6 6."
     await a.close()
     await b.close()
+
+
+@pytest.mark.django_db
+def test_the_javascript_catalogue_of_each_language():
+    german = Client().get(reverse("javascript-catalog", args=["de"]))
+    assert german["Cache-Control"] == "public, max-age=3600"
+    text = german.content.decode()
+    assert '"%(player)s rolled %(dice)s.": "%(player)s w\\u00fcrfelte %(dice)s."' in text
+    assert '"Your turn": "Du bist dran"' in text
+    assert '"farkle.kept": "%(player)s set aside' in text  # the English template of each code
+    english = Client(HTTP_ACCEPT_LANGUAGE="de").get(reverse("javascript-catalog", args=["en"])).content.decode()
+    assert "Du bist dran" not in english and '"language": "en"' in english

@@ -121,7 +121,8 @@ GET_CASES = [
     Case("home", url("home"), roles(200)),
     Case("healthz", url("healthz"), roles(200)),
     # The pages' JavaScript catalogue (games.web.i18n) and the language switch (POST only).
-    Case("jsi18n", url("javascript-catalog"), roles(200)),
+    Case("jsi18n", url("javascript-catalog", lambda w: ["de"]), roles(200)),
+    Case("jsi18n-unknown", path("/jsi18n/xx/"), roles(404)),
     Case("set-language-get", url("set_language"), roles(405)),
     Case("signup", url("accounts:signup"), roles(Go("home", level=None), anonymous=200)),
     Case("profile", url("accounts:profile"), signed_in(200)),
