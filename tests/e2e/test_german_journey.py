@@ -102,8 +102,8 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
         expect(page.locator("#g-log")).to_contain_text(banked_de)
     check_axe(bob, "Farkle in German")
 
-    # bob switches to English from the menu: the page reloads in English, the log with it.
-    menu(bob).get_by_role("button", name="English").click()
+    # bob switches to English at the foot of the page: it reloads in English, the log with it.
+    bob.locator(".site-footer").get_by_role("button", name="English").click()
     expect(bob.locator("html")).to_have_attribute("lang", "en")
     expect(bob.locator("#game-root")).to_have_attribute("data-conn", "open")
     expect(bob.locator("#g-turn")).to_have_text("Your turn")
@@ -140,8 +140,7 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
     phone.goto(game_path)
     expect(phone.locator("#g-log")).to_contain_text("Null-Runde! 100 Punkte verloren.")
     game_shots(phone, "03-farkle-phone-dark")
-    menu(phone)
-    expect(phone.get_by_role("button", name="English")).to_be_visible()
+    expect(menu(phone).get_by_role("button", name="English")).to_be_visible()
     game_shots(phone, "04-menu-phone-dark", full=False)
     menu(phone).get_by_role("link", name="Spielen").click()
     game_shots(phone, "05-lobby-phone-dark")
