@@ -144,6 +144,14 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
     game_shots(phone, "04-menu-phone-dark", full=False)
     menu(phone).get_by_role("link", name="Spielen").click()
     game_shots(phone, "05-lobby-phone-dark")
+    # Farkle's rules, the German game's own words ("Null-Runde", "aufschreiben").
+    menu(phone).get_by_role("link", name="Farkle (10000)").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Farkle (10000): so wird gespielt")
+    check_axe(phone, "Farkle's rules in German, phone")
+    game_shots(phone, "06-farkle-rules-phone-dark")
+    ann.goto("/games/farkle/rules/")
+    expect(ann.get_by_role("heading", name="Heiße Würfel: bestätigen")).to_be_visible()
+    game_shots(ann, "07-farkle-rules-1280")
 
     # The choice is kept on bob's account: a new page of his is English though his browser asks German.
     bob.goto("/")
