@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "groups",
     "notices",
     "chat",
+    "coach",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -141,6 +142,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
 # How often the worker looks for e-mails that have become due (seconds).
 NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
+# How often the worker looks for ended games without a coach's review (seconds).
+COACH_SWEEP_EVERY = env.int("COACH_SWEEP_EVERY", default=10)
 
 REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one
