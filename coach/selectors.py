@@ -82,6 +82,7 @@ def accuracy_over_time(user, kind: str) -> dict:
         "top": CHART_PAD,
         "middle": CHART_PAD + (CHART_H - 2 * CHART_PAD) / 2,
         "bottom": CHART_H - CHART_PAD,
+        "right": CHART_W - CHART_PAD,
     }
 
 

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from chat import selectors as chat_selectors
+from coach import selectors as coach_selectors
 from games import catalogue
 from games.catalogue import GameKind
 from games.models import Game
@@ -68,6 +69,7 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
             "figures": figures,
             "tables": tables,
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
+            "accuracy": coach_selectors.accuracy_over_time(player, kind.slug),
         },
     )
 
@@ -174,5 +176,11 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
     replay = replays.game_replay_data(game)
-    context = {"game": game, "seats": seats, "replay": replay, "chat": chat_selectors.for_replay(game.pk)}
+    context = {
+        "game": game,
+        "seats": seats,
+        "replay": replay,
+        "chat": chat_selectors.for_replay(game.pk),
+        "review": coach_selectors.replay_review(game),
+    }
     return render(request, "games/replay.html", context)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from coach import hints
 from games import catalogue
 from games.errors import GameError
 from games.models import Game
@@ -105,6 +106,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "share_text": f"{game.creator.username} invites you to play {game.kind_name}.",
             "kind": catalogue.kind(game.kind),
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
+            "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
         },
     )
 

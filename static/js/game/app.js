@@ -9,6 +9,7 @@ import { diceRow } from './dice.js';
 import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
 import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
+import { HintPanel } from './coach.js';
 import { viewModule } from './views.js';
 
 const OVER = new Set(['finished', 'abandoned']);
@@ -41,6 +42,7 @@ export class GameApp {
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
       chat: () => this.chat.render(),
+      hint: (message) => this.hints?.received(message),
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
@@ -175,6 +177,7 @@ export class GameApp {
   #skeleton() {
     const el = (id, tag = 'div', attrs = {}) => h(tag, { id, ...attrs });
     this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true');
+    this.hints = this.root.dataset.hint === 'true' ? new HintPanel(this.client) : null;
     this.dom = {
       conn: el('g-conn', 'p', { class: 'g-conn', role: 'status' }),
       next: el('g-next', 'div', { class: 'g-next' }),
@@ -209,6 +212,7 @@ export class GameApp {
           // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
           // and what the box being chosen would score are always seen together.
           h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
+          this.hints?.el,
           d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
@@ -255,6 +259,7 @@ export class GameApp {
       this.#renderDice();
       this.#renderControls();
       this.renderHint();
+      this.hints?.render(this.myTurn && !c.pending);
       this.#renderMoment();
       this.#renderBoard();
     } else {
