@@ -8,7 +8,7 @@ export class HintPanel {
     this.client = client;
     this.hint = null;
     this.asked = null;
-    this.button = h('button', { type: 'button', class: 'button small secondary', id: 'hint-button', onclick: () => this.ask() }, 'Hint');
+    this.button = h('button', { type: 'button', class: 'button small secondary', id: 'hint-button', disabled: true, onclick: () => this.ask() }, 'Hint');
     this.text = h('p', { class: 'hint-text', id: 'hint-text', 'aria-live': 'polite' });
     this.el = h('div', { class: 'g-coach', id: 'g-coach' }, this.button, this.text);
   }
