@@ -83,7 +83,8 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
     page.reload()
     expect(page.locator("#coach-review [data-coach='accuracy']")).to_have_text(re.compile(r"^\d+\.\d%$"))
     expect(page.locator("#coach-review [data-coach='total']")).to_have_text("50.0")
-    expect(page.locator("#replay-log li[data-step='2'] .coach-badge")).to_have_text("\u221250.0")  # a minus sign
+    badge = page.locator("#replay-log li[data-step='2'] .coach-badge")
+    expect(badge).to_have_text("\u221250.0")  # a minus sign
     expect(page.locator("#replay-log li[data-step='5'] .coach-badge")).to_have_text("✓")
     page.locator("#replay-log li[data-step='2']").click()
     expect(page.locator("#replay-coach")).to_have_text(
