@@ -106,9 +106,12 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
             snap(replay, f"replay-review-{device}-{scheme}")
             stats = open_as(ann, options, scheme)
             stats.goto("/players/ann/?kind=farkle&goal=3000")
-            expect(stats.locator("#coach-accuracy svg circle")).to_have_count(1)
+            expect(stats.locator("#coach-accuracy svg .dot")).to_have_count(1)
             stats.locator("#coach-accuracy details summary").click()
             expect(stats.locator("#accuracy-table tbody tr")).to_have_count(1)
+            # Chart.js grows its charts in: the picture waits for them.
+            stats.wait_for_function("document.getElementById('histogram-chart').clientHeight > 100")
+            stats.wait_for_timeout(1200)
             snap(stats, f"stats-accuracy-{device}-{scheme}")
 
 
