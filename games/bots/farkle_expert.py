@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import combinations_with_replacement
-from math import factorial
+from math import factorial, sqrt
+from typing import NamedTuple
 
 from games.rules import farkle
 
@@ -107,29 +108,38 @@ def expected_turn(dice: int = 6) -> float:
     return turn_values(dice).roll_value(0, dice)
 
 
-def simulate(turns: int, dice: int = 6, seed: int = 1) -> float:
-    """The expert's mean banked points per turn over ``turns`` turns played through the engine (a solo
-    game, started again whenever it ends), with seeded dice."""
+class Sample(NamedTuple):
+    """A simulated mean with the half-width of its 95 % interval (normal approximation)."""
+
+    mean: float
+    half_width: float
+
+    def __str__(self) -> str:
+        return f"{self.mean:.2f} +/- {self.half_width:.2f}"
+
+
+def simulate(turns: int, dice: int = 6, seed: int = 1, strength: str = "expert") -> Sample:
+    """A computer player's mean banked points per turn over ``turns`` turns played through the engine
+    and the bots' contract, each the first turn of a new solo game, with seeded dice and bot."""
     import random
 
+    from games import bots
+
     rng = random.Random(seed)  # noqa: S311 - reproducible dice for a measurement, not the game's
+    bot_rng = random.Random(seed + 1)  # noqa: S311 - the easy player's slips, reproducible too
 
     def roll(n: int) -> list[int]:
         return [rng.randint(1, 6) for _ in range(n)]
 
-    values = turn_values(dice)
-    banked = 0
-    options = {"goal": 10000, "dice": dice}
-    state = farkle.new_game(["expert"], options)
+    total = squares = 0.0
     for _ in range(turns):
-        if state["over"]:
-            state = farkle.new_game(["expert"], options)
-        before = state["banked"]["expert"]
-        state = farkle.apply(state, "expert", {"type": "roll", "keep": []}, roll)
-        while state["rolls"] and state["current"] == "expert" and state["last_event"]["type"] == "roll":
-            move = values.choose(state["turn_points"], state["dice"])["action"]
-            state = farkle.apply(state, "expert", move, roll)
-            if move["type"] == "bank":
-                break
-        banked += state["banked"]["expert"] - before
-    return banked / turns
+        state = farkle.new_game(["bot"], {"goal": max(farkle.GOALS), "dice": dice})
+        while not state["turns_taken"]["bot"]:
+            action = bots.choose("farkle", state, strength, bot_rng)
+            state = farkle.apply(state, "bot", action, roll)
+        banked = state["banked"]["bot"]
+        total += banked
+        squares += banked * banked
+    mean = total / turns
+    variance = max(squares / turns - mean * mean, 0.0) * turns / max(turns - 1, 1)
+    return Sample(mean, 1.96 * sqrt(variance / turns))
