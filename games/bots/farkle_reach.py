@@ -51,19 +51,25 @@ class ReachTable:
                     for n in range(1, dice + 1):
                         self.table[k][j][n] = self._roll(k, j, n)
 
-    def _after(self, k: int, j: int, left: int) -> float:
-        if left == 0:  # hot dice: every die must be rolled again before a bank
-            return self.table[k][j][self.dice]
-        if k == BANKABLE and j == 0:
-            return 1.0
-        return self.table[k][j][left]
-
     def _roll(self, k: int, j: int, n: int) -> float:
+        # The innermost loop of the table (about a million steps): written out, not with helpers.
+        table, dice = self.table, self.dice
         total = 0.0
         for p, choices in _groups(n):
-            total += p * max(
-                self._after(min(k + v, BANKABLE), max(j - v, 0), n - kept) for kept, v in choices
-            )
+            best = 0.0
+            for kept, v in choices:
+                k2 = k + v if k + v < BANKABLE else BANKABLE
+                j2 = j - v if j > v else 0
+                left = n - kept
+                if not left:  # hot dice: every die must be rolled again before a bank
+                    chance = table[k2][j2][dice]
+                elif k2 == BANKABLE and not j2:  # the target is met and a bank allowed
+                    chance = 1.0
+                else:
+                    chance = table[k2][j2][left]
+                if chance > best:
+                    best = chance
+            total += p * best
         return total
 
     def _fixed_point(self) -> None:
