@@ -12,7 +12,7 @@ reaching it from zero is rarer than one turn in a million, so the figures below 
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, sqrt
@@ -46,6 +46,18 @@ def options(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(best.items()))
 
 
+@cache
+def groups(n: int) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+    """The scoring rolls of ``n`` dice grouped by their useful selections, with each group's chance:
+    rolls with the same selections play the same, and there are about a quarter as many groups."""
+    chance: dict[tuple[tuple[int, int], ...], float] = defaultdict(float)
+    for faces, p in rolls(n):
+        choices = options(faces)
+        if choices:  # no choice at all: a Farkle, the turn banks nothing
+            chance[choices] += p
+    return tuple((p, choices) for choices, p in chance.items())
+
+
 class TurnValues:
     """E[t][n]: the expected points a turn banks, played optimally, when ``t`` points are set aside and
     ``n`` dice are about to be rolled (``dice`` = all of them, as after hot dice or at the start)."""
@@ -65,10 +77,14 @@ class TurnValues:
 
     def _roll_value(self, t: int, n: int) -> float:
         total = 0.0
-        for faces, p in rolls(n):
-            choices = options(faces)
-            if choices:  # no choice at all: a Farkle, the turn banks nothing
-                total += p * max(self.after(t + value, n - kept) for kept, value in choices)
+        after = self.after
+        for p, choices in groups(n):
+            best = 0.0
+            for kept, value in choices:
+                worth = after(t + value, n - kept)
+                if worth > best:
+                    best = worth
+            total += p * best
         return total
 
     def after(self, t: int, left: int) -> float:

@@ -14,10 +14,9 @@ and again once the target is met, is a fixed point solved by iteration.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from functools import cache
 
-from games.bots.farkle_expert import STEP, options, rolls
+from games.bots.farkle_expert import STEP, groups
 from games.rules import farkle
 
 BANKABLE = farkle.BANK_MINIMUM // STEP  # k from here on: the turn may bank
@@ -26,16 +25,8 @@ MAX_TARGET = max(farkle.GOALS)
 
 @cache
 def _groups(n: int) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
-    """The scoring rolls of ``n`` dice grouped by their useful selections, with each group's chance:
-    rolls with the same selections play the same, and there are far fewer groups than rolls."""
-    chance: dict[tuple[tuple[int, int], ...], float] = defaultdict(float)
-    for faces, p in rolls(n):
-        choices = options(faces)
-        if choices:
-            chance[choices] += p
-    return tuple(
-        (p, tuple((kept, value // STEP) for kept, value in choices)) for choices, p in chance.items()
-    )
+    """The scoring rolls of ``n`` dice grouped as the expert's table does, points in steps of 50."""
+    return tuple((p, tuple((kept, value // STEP) for kept, value in choices)) for p, choices in groups(n))
 
 
 class ReachTable:
