@@ -87,6 +87,23 @@ def test_a_player_seated_before_does_not_make_this_turn_the_last():
     assert expert(state) == BANK_600
 
 
+def good(state: dict) -> dict:
+    return bots.choose("farkle", state, "good", random.Random(0))
+
+
+def test_the_good_player_banks_from_its_threshold_for_the_dice_left():
+    assert good(rolled({"ann": 0}, "ann", [3, 3, 3, 2, 4, 6])) == {"type": "roll", "keep": [0, 1, 2]}
+    assert good(rolled({"ann": 0}, "ann", [4, 4, 4, 2, 3, 6])) == {"type": "bank", "keep": [0, 1, 2]}
+    assert good(rolled({"ann": 0, "bob": 0}, "bob", SIX_HUNDRED)) == BANK_600
+
+
+def test_the_good_player_banks_at_the_goal_and_never_short_of_it_in_the_final_round():
+    assert good(rolled({"ann": 9700}, "ann", [3, 3, 3, 2, 4, 6])) == {"type": "bank", "keep": [0, 1, 2]}
+    final = rolled({"ann": 10000, "bob": 8000}, "bob", SIX_HUNDRED, ending=True)
+    assert good(final) == {"type": "roll", "keep": [0, 1, 2, 3]}
+    assert good(rolled({"ann": 10000, "bob": 9400}, "bob", SIX_HUNDRED, ending=True)) == BANK_600
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 7))
 def test_in_the_final_round_the_expert_takes_a_best_chance_to_reach_the_goal(seed, steps):
