@@ -130,6 +130,12 @@ class Sample(NamedTuple):
     mean: float
     half_width: float
 
+    @classmethod
+    def of(cls, values: list[float]) -> Sample:
+        mean = sum(values) / len(values)
+        variance = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
+        return cls(mean, 1.96 * sqrt(variance / len(values)))
+
     def __str__(self) -> str:
         return f"{self.mean:.2f} +/- {self.half_width:.2f}"
 
@@ -147,15 +153,42 @@ def simulate(turns: int, dice: int = 6, seed: int = 1, strength: str = "expert")
     def roll(n: int) -> list[int]:
         return [rng.randint(1, 6) for _ in range(n)]
 
-    total = squares = 0.0
+    banked = []
     for _ in range(turns):
         state = farkle.new_game(["bot"], {"goal": max(farkle.GOALS), "dice": dice})
         while not state["turns_taken"]["bot"]:
             action = bots.choose("farkle", state, strength, bot_rng)
             state = farkle.apply(state, "bot", action, roll)
-        banked = state["banked"]["bot"]
-        total += banked
-        squares += banked * banked
-    mean = total / turns
-    variance = max(squares / turns - mean * mean, 0.0) * turns / max(turns - 1, 1)
-    return Sample(mean, 1.96 * sqrt(variance / turns))
+        banked.append(state["banked"]["bot"])
+    return Sample.of(banked)
+
+
+def play_to_win_share(
+    games: int, players: int = 2, goal: int = 10000, dice: int = 6, seed: int = 1
+) -> Sample:
+    """The expert's share of the wins (a shared win split evenly) in games against ``players - 1``
+    players who only maximise each turn's expected points, its seat turning round from game to game:
+    what playing to win (games/bots/farkle_win.py) is worth. A fair share is ``1 / players``."""
+    import random
+
+    from games import bots
+
+    rng = random.Random(seed)  # noqa: S311 - reproducible dice for a measurement, not the game's
+
+    def roll(n: int) -> list[int]:
+        return [rng.randint(1, 6) for _ in range(n)]
+
+    shares = []
+    for game in range(games):
+        seats = [f"seat{i}" for i in range(players)]
+        player = seats[game % players]
+        state = farkle.new_game(seats, {"goal": goal, "dice": dice})
+        while not state["over"]:
+            if state["current"] == player:
+                action = bots.choose("farkle", state, "expert", rng)
+            else:
+                action = bots.best("farkle", state).action
+            state = farkle.apply(state, state["current"], action, roll)
+        won = farkle.winners(state)
+        shares.append(1 / len(won) if player in won else 0.0)
+    return Sample.of(shares)

@@ -28,10 +28,14 @@ Otherwise the expert maximises the turn's expected points, as the coach's figure
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.bots.farkle_reach import reach_chance, reach_table
 from games.rules import farkle
 
 LAST_TURN_LIKELY = 0.5
+
+Points = Callable[[dict], float]
 
 
 def still_to_play(state: dict) -> list[str]:
@@ -65,7 +69,7 @@ def winning_bank(state: dict, need: int) -> dict | None:
     return max(reaching, key=lambda pair: (pair[0], -len(pair[1]["keep"])))[1]
 
 
-def reach_action(state: dict, need: int, points_of) -> dict:
+def reach_action(state: dict, need: int, points_of: Points) -> dict:
     """The legal action with the best chance to bank ``need`` points this turn; equal chances (such as
     two banks that both win) go to the one worth more points, ``points_of(action)``."""
     table = reach_table(state["dice_count"])
@@ -80,7 +84,7 @@ def reach_action(state: dict, need: int, points_of) -> dict:
     return max((s for s in scored if s[0] >= top - 1e-12), key=lambda s: s[1])[2]
 
 
-def play_to_win(state: dict, points_of) -> dict | None:
+def play_to_win(state: dict, points_of: Points) -> dict | None:
     """The expert's action when winning asks for something else than the most expected points, or None.
 
     ``points_of(action)``: the action's expected points, to choose among plays equally good for winning.

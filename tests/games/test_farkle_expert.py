@@ -89,3 +89,23 @@ def test_the_command_prints_the_exact_figure_and_every_players_simulated_mean():
     for dice, line in zip((6, 5), lines, strict=True):
         for player in ("expert", "good", "easy", "random"):
             assert f"{player} {fe.simulate(200, dice, strength=player)}" in line  # mean +/- 95 % half-width
+
+
+def test_the_command_prints_the_play_to_win_share_on_request():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("farkle_expert", turns=20, games=6, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines[2:]] == ["6 dice", "5 dice"]
+    share = fe.play_to_win_share(6, 3, dice=5)
+    assert f"3 players {share.mean:.3f} +/- {share.half_width:.3f} (fair 0.333)" in lines[3]
+
+
+def test_the_play_to_win_share_is_the_experts_share_of_seeded_games():
+    share = fe.play_to_win_share(30, 2, goal=3000, dice=6, seed=3)
+    assert 0 < share.mean < 1 and share.half_width > 0
+    assert share == fe.play_to_win_share(30, 2, goal=3000, dice=6, seed=3)
+    assert fe.play_to_win_share(3, 1, goal=3000) == (1.0, 0.0)  # alone, every game is a win
