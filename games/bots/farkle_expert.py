@@ -8,6 +8,8 @@ the player must roll all dice again), a Farkle loses the turn's points.
 The turn's points only grow (every selection scores), so the values are computed from the highest
 turn total down. Above ``CAP`` points the turn is valued as "bank as soon as the rules allow":
 reaching it from zero is rarer than one turn in a million, so the figures below it do not change.
+
+``simulate`` and ``play_to_win_share`` measure the players through the engine (manage.py farkle_expert).
 """
 
 from __future__ import annotations
