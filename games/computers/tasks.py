@@ -120,4 +120,5 @@ def waiting_for_worker(game: Game) -> bool:
         return False
     # No task in time: overdue once the turn has stood still that long (a lost task).
     last = game.actions.order_by("-seq").values_list("created_at", flat=True).first()
-    return max(t for t in (last, game.turn_started_at, game.started_at) if t is not None) < late
+    since = [t for t in (last, game.turn_started_at) if t is not None] or [game.started_at]
+    return max(since) < late
