@@ -65,8 +65,9 @@ def worker():
 def versus(make_user):
     def make(kind="farkle", strength="expert", computers=1, options=None):
         ann = make_user("ann")
+        seats = 1 + computers
         game = services.game_create(
-            creator=ann, kind=kind, seats=1 + computers, computers=computers, strength=strength, options=options
+            creator=ann, kind=kind, seats=seats, computers=computers, strength=strength, options=options
         )
         return Game.objects.get(pk=game.pk), ann
 
@@ -122,7 +123,7 @@ def test_a_task_run_again_or_a_stale_one_plays_nothing(versus):
 
 
 def test_a_task_for_a_persons_turn_plays_nothing(versus):
-    game, ann = versus()
+    game, _ = versus()
     assert tasks.play.call(game.pk, game.seq) == "not a computer's turn"
     assert not Action.objects.filter(game=game).exists()
 
@@ -139,7 +140,7 @@ def test_one_action_per_task_the_next_is_another_task(versus):
     assert waiting_task(game).args_kwargs["args"] == [game.pk, game.seq]
 
 
-def test_a_person_may_not_skip_a_computer(versus, settings):
+def test_a_person_may_not_skip_a_computer(versus):
     game, ann = versus(kind="triple-quintzee", computers=2, strength="easy")
     pass_turn(game, ann)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=1))
