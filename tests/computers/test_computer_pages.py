@@ -29,7 +29,8 @@ def test_play_now_against_the_computer_from_the_lobby(user_client, user):
 
 
 def test_the_new_game_form_seats_computers_and_waits_for_friends(user_client):
-    data = {"kind": "painted-dicez", "seats": "4", "computers": "2", "strength": "easy", "absence_limit": "120"}
+    data = {"kind": "painted-dicez", "seats": "4", "computers": "2", "strength": "easy"}
+    data["absence_limit"] = "120"
     user_client.post(reverse("games:new"), data)
     game = Game.objects.get()
     assert game.status == Game.Status.OPEN
