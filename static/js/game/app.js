@@ -122,7 +122,7 @@ export class GameApp {
       return;
     }
     if (!this.view && c.game) this.#chooseView();
-    this.movedAt = Date.now();
+    if (why === 'event' || why === 'snapshot') this.movedAt = Date.now();
     if (why === 'event') this.#effects(message);
     this.#followTurn();
     this.render();
