@@ -198,12 +198,13 @@ def game_remove_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def game_computers(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Whether the game's computer players are waiting for the background worker (the game page asks
-    while a computer's move is late)."""
+    """How far the game is, and whether its computer players are waiting for the background worker (the
+    game page asks while a computer's move is late: it syncs when the game is further than it knows,
+    which it may not hear of without a shared channel layer)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     if not services.can_watch(game, request.user):
         return JsonResponse({"error": "You cannot watch this game."}, status=403)
-    return JsonResponse({"waiting_for_worker": waiting_for_worker(game)})
+    return JsonResponse({"seq": game.seq, "waiting_for_worker": waiting_for_worker(game)})
 
 
 @login_required

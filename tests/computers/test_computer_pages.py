@@ -58,9 +58,9 @@ def test_the_game_page_asks_whether_the_computers_wait_for_the_worker(user_clien
     settings.COMPUTER_OVERDUE = 4
     game = services.game_create(creator=user, kind="triple-quintzee", seats=2, computers=1, strength="easy")
     computers = reverse("games:computers", args=[game.pk])
-    assert user_client.get(computers).json() == {"waiting_for_worker": False}  # the person is to move
+    assert user_client.get(computers).json() == {"seq": 0, "waiting_for_worker": False}  # the person
     state = dict(Game.objects.get(pk=game.pk).state, current="computer-easy-1")
     past = timezone.now() - timedelta(seconds=30)
     Game.objects.filter(pk=game.pk).update(state=state, turn_started_at=past, started_at=past)
     # A computer to move, no task and 30 seconds without a move: the worker is not playing.
-    assert user_client.get(computers).json() == {"waiting_for_worker": True}
+    assert user_client.get(computers).json() == {"seq": 0, "waiting_for_worker": True}

@@ -15,9 +15,11 @@ const OVER = new Set(['finished', 'abandoned']);
 // A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
 // the game moves on).
 const ERROR_MS = 6000;
-// A computer's move this late (its pause is about a second) makes the page ask the server whether the
-// background worker is playing it; the server says so once the move is overdue by a few seconds.
-const COMPUTER_LATE_MS = 3000;
+// A computer's move this late (its pause is about a second) makes the page ask the server how far the
+// game is and whether the background worker is playing: the worker's moves reach the page through the
+// channel layer, which without Redis (one process's memory) they cannot; the page then syncs by itself.
+// The server says the worker is not running once the move is overdue by a few seconds.
+const COMPUTER_LATE_MS = 2000;
 const WORKER_NOTICE = 'The computer players are waiting for the background worker, which is not running.';
 
 export class GameApp {
@@ -170,7 +172,11 @@ export class GameApp {
     this.askingWorker = true;
     try {
       const answer = await fetch(this.computersUrl, { headers: { Accept: 'application/json' } });
-      if (answer.ok) this.#showWorker((await answer.json()).waiting_for_worker);
+      if (answer.ok) {
+        const { seq, waiting_for_worker: down } = await answer.json();
+        if (seq > (this.client.lastSeq ?? 0)) this.client.sync();
+        this.#showWorker(down);
+      }
     } catch {
       // The socket's own reconnecting notice covers a server that cannot be reached.
     } finally {
