@@ -86,6 +86,8 @@ def bank_three_ones(page: Page, dice) -> None:
     for n in (1, 2, 3):
         die(page, n).click()
     page.get_by_role("button", name="Bank 1000").click()
+    # The computer's turn: its first action waits about a second after the bank, so the page shows it.
+    expect(page.locator("#g-turn")).to_have_text(re.compile(r"^computer-\w+-1's turn"))
 
 
 def test_a_visitor_plays_farkle_against_the_expert_computer(visit, dice, worker):
