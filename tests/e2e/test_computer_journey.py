@@ -176,3 +176,43 @@ def test_a_visitor_plays_a_card_game_against_the_easy_computer_on_a_phone(visit,
     assert log.count() >= 6  # three turns of the computer: each a roll and a score at least
     bea.locator("#g-log").evaluate("e => e.scrollIntoView({block: 'center'})")
     shot(bea, "quintzee-390-three-turns")
+
+
+def test_the_host_seats_computers_in_the_waiting_room_beside_a_friend(visit, dice, worker):
+    ann, bob = visit("ann", width=1280, height=800), visit("bob", **PHONE)
+    ui.sign_up(ann, "ann")
+    ui.sign_up(bob, "bob")
+    ui.new_game(ann, "Triple Quintzee", 4)
+    ui.join_from_link(bob, ui.invite_link(ann))
+    ann.reload()
+    seats = ann.locator("#seat-list li")
+    expect(seats).to_have_text(["ann host", "bob"])
+    for strength in ("Expert", "Easy"):
+        ann.get_by_label("Add a computer player", exact=True).select_option(label=strength)
+        ann.get_by_role("button", name="Add", exact=True).click()
+    expert, easy = "computer-expert-1 computer · expert", "computer-easy-1 computer · easy"
+    expect(seats).to_have_text(["ann host", "bob", f"{expert} remove", f"{easy} remove"])
+    # The table is full: no more computers to add. bob's page follows live, without the host's buttons.
+    expect(ann.locator("#add-computer")).to_be_hidden()
+    expect(bob.locator("#seat-list li")).to_have_text(["ann host", "bob", expert, easy])
+    check_axe(ann, "waiting room with computers, host")
+    shot(ann, "waiting-room-1280")
+    shot(bob, "waiting-room-390")
+    ann.get_by_role("button", name="Remove computer-expert-1").click()
+    expect(seats).to_have_text(["ann host", "bob", f"{easy} remove"])
+    expect(bob.locator("#seat-list li")).to_have_count(3)
+    expect(ann.locator("#add-computer")).to_be_visible()
+    # A table need not be full to start: three of four seats play.
+    ann.get_by_role("button", name="Start the game").click()
+    for page in (ann, bob):
+        expect(page.locator("#g-turn")).to_be_visible()
+        expect(page.locator("#waiting-room")).to_have_count(0)
+
+    # ann and bob play their turns; the computer plays its own and both see it.
+    dice([2, 2, 2, 3, 4])
+    ui.roll_and_score(ann, "twos", 1)
+    tap_turn(bob, dice, [1, 1, 1, 2, 3], "ones")
+    for page in (ann, bob):
+        expect(page.locator("#g-log")).to_contain_text("computer-easy-1 scored", timeout=COMPUTER_TURN_MS)
+    expect(ann.locator("#g-turn")).to_have_text("Your turn")
+    shot(ann, "three-players-1280")
