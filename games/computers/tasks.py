@@ -10,6 +10,7 @@ that has none, e.g. after a worker was killed in the middle of one."""
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 
@@ -29,27 +30,33 @@ from games.live import moves
 from games.models import Connection, Game
 
 KEEP_RESULTS = timedelta(hours=1)
+logger = logging.getLogger(__name__)
 
 
 @task()
 def play(game_id: int, seq: int) -> str:
     """Play the computer's action after ``seq`` in game ``game_id``; what became of the task."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.PLAYING or game.seq != seq:
+        return "stale"
+    computer = _computer(game.current_player)
+    if computer is None:
+        return "not a computer's turn"
+    # Chosen before the game is locked (an expert may think a while); seeded by the action, so that a
+    # task run again chooses the same.
+    rng = random.Random(f"{game_id}:{seq}")  # noqa: S311 - a player's choice, not a secret
+    action = bots.choose(game.kind, game.state, computer.computer, rng)
     with transaction.atomic():
         # Locked, so that no other move slips in between the check and the computer's own.
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING or game.seq != seq:
+        now = Game.objects.select_for_update().filter(pk=game_id).values_list("seq", "status").first()
+        if now != (seq, Game.Status.PLAYING):
             return "stale"
-        computer = _computer(game.current_player)
-        if computer is None:
-            return "not a computer's turn"
-        # Seeded by the action: a task run again would choose the same.
-        rng = random.Random(f"{game_id}:{seq}")  # noqa: S311 - a player's choice, not a secret
-        action = bots.choose(game.kind, game.state, computer.computer, rng)
         try:
             outcome = moves.apply_action(
                 game_id=game_id, user=computer, client_id=f"computer:{seq}", action=action
             )
         except GameError as exc:
+            logger.warning("computer %s refused in game %s at %s: %s", computer, game_id, seq, exc.message)
             return f"refused: {exc.message}"
     return "duplicate" if outcome.duplicate else "played"
 

@@ -210,3 +210,23 @@ def test_the_sweep_writes_a_task_for_a_computers_turn_that_lost_its_own(versus):
     worker()
     game.refresh_from_db()
     assert game.seq > seq
+
+
+def test_a_move_made_while_the_computer_chooses_makes_its_task_stale(versus, monkeypatch):
+    game, ann = versus(kind="triple-quintzee", computers=2, strength="easy")
+    pass_turn(game, ann)
+    game.refresh_from_db()
+    seq = game.seq
+    choose = tasks.bots.choose
+
+    def choose_while_ann_resigns(*args):
+        services.game_apply_action(game_id=game.pk, user=ann, client_id="bye", action={"type": "resign"})
+        return choose(*args)
+
+    monkeypatch.setattr(tasks.bots, "choose", choose_while_ann_resigns)
+    assert tasks.play.call(game.pk, seq) == "stale"
+    game.refresh_from_db()
+    assert game.seq == seq + 1  # the resignation only
+    assert game.current_player == "computer-easy-1"
+    # The resignation handed the turn on to the same computer: its own task plays from the new seq.
+    assert waiting_task(game).args_kwargs["args"] == [game.pk, seq + 1]
