@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 
 from games import catalogue
+from games.bots import STRENGTHS
+from games.computers.players import MAX_PER_TABLE
 
 
 def _option_fields() -> dict[str, forms.Field]:
@@ -43,6 +45,20 @@ class GameCreateForm(forms.Form):
     kind = forms.ChoiceField(label="Game")
     seats = forms.IntegerField(
         min_value=1, max_value=6, initial=2, help_text="1 plays solo and starts at once."
+    )
+    computers = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MAX_PER_TABLE + 1)],
+        coerce=int,
+        initial=0,
+        required=False,
+        label="Computer players",
+        help_text="They take seats beside yours; with every seat taken, the game starts at once.",
+    )
+    strength = forms.ChoiceField(
+        choices=[(s, s.capitalize()) for s in STRENGTHS],
+        initial="good",
+        required=False,
+        label="Computer strength",
     )
     absence_limit = forms.TypedChoiceField(
         choices=ABSENCE_CHOICES,

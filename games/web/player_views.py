@@ -16,7 +16,7 @@ from games.models import Game
 from games.results import replays
 from games.results.highscores import PERIODS, high_scores, shown_board
 from games.results.history import finished_games
-from games.results.stats import player_stats
+from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
 from games.tables import services
 from groups.models import Group
@@ -38,6 +38,14 @@ def _variant(request: HttpRequest, kind: GameKind) -> int | None:
         raise Http404(f"No such {option.name}.") from None
 
 
+def _opponents(request: HttpRequest) -> str:
+    """Which games the statistics count: all, among people only, or with computer players."""
+    opponents = request.GET.get("opponents") or "all"
+    if opponents not in OPPONENTS:
+        raise Http404("No such choice of opponents.")
+    return opponents
+
+
 def _player(username: str):
     return get_object_or_404(get_user_model(), username=username)
 
@@ -54,7 +62,7 @@ def _shown(kind: GameKind, stats: dict) -> tuple[list[Figure], list[Table]]:
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind))
+    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
     figures, tables = _shown(kind, stats)
     option = kind.separating
     return render(
@@ -70,6 +78,11 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
             "tables": tables,
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
             "accuracy": coach_selectors.accuracy_over_time(player, kind.slug),
+            "opponent_choices": [
+                ("all", "All games"),
+                ("people", "Among people"),
+                ("computers", "With computer players"),
+            ],
         },
     )
 
@@ -80,7 +93,7 @@ def stats_json(request: HttpRequest, username: str) -> JsonResponse:
     them, so that a client never has to turn a box's code name into words."""
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind))
+    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
     figures, tables = _shown(kind, stats)
     shown = {
         "figures": [{"key": f.key, "label": f.label, "value": f.value, "shown": f.shown} for f in figures],
