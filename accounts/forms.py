@@ -14,6 +14,15 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        from games.computers.players import is_computer_name
+
+        # The computer players' names: a person under one would be taken for a computer everywhere.
+        if is_computer_name(username):
+            raise forms.ValidationError("Names starting with “computer-” belong to the computer players.")
+        return username
+
 
 class ProfileForm(forms.ModelForm):
     class Meta:

@@ -59,7 +59,7 @@ def game_started(game: Game) -> None:
     e-mail is promised if its player is not at the table."""
     players = [seat.user for seat in game.seats.select_related("user")]
     for player in players:
-        if player.pk != game.creator_id:
+        if player.pk != game.creator_id and not player.is_computer:
             with speaking(player):
                 text = _("%(player)s started %(game)s #%(number)s.") % {
                     "player": game.creator,
@@ -69,7 +69,7 @@ def game_started(game: Game) -> None:
             feed.tell(player, text, game.get_absolute_url())
     tell_users_on_commit(p.username for p in players)
     user = next((p for p in players if p.username == game.current_player), None)
-    if user is not None and not _at_table(game, user):
+    if user is not None and not user.is_computer and not _at_table(game, user):
         promise(game, user)
 
 

@@ -18,6 +18,7 @@ from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
+from games.computers.tasks import recover
 from notices import services
 
 KEEP_RESULTS = timedelta(days=1)
@@ -26,6 +27,9 @@ KEEP_RESULTS = timedelta(days=1)
 @task()
 def send_due_turn_mails() -> dict:
     outcomes = Counter(services.deliver(pk) for pk in services.due_mails())
+    # The same regular look finds any computer player's turn whose task was lost.
+    if written := recover():
+        outcomes["computer_tasks"] = written
     schedule_sweep()
     return dict(outcomes)
 

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "groups",
     "notices",
     "chat",
+    "coach",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -149,6 +150,16 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
 # How often the worker looks for e-mails that have become due (seconds).
 NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
+# How often the worker looks for ended games without a coach's review (seconds).
+COACH_SWEEP_EVERY = env.int("COACH_SWEEP_EVERY", default=10)
+# Computer players (games/computers): the worker plays each of their actions. Seconds before it does when a
+# person watches the game (so that each roll reaches the screens at a human pace), and when nobody does.
+COMPUTER_PAUSE = env.float("COMPUTER_PAUSE", default=1.2)
+COMPUTER_PAUSE_UNWATCHED = env.float("COMPUTER_PAUSE_UNWATCHED", default=0.0)
+# Seconds a computer's action may be overdue before its game's page says the worker is not running.
+COMPUTER_OVERDUE = env.float("COMPUTER_OVERDUE", default=4.0)
+# Seconds the idle worker waits between looks for tasks: a computer's action waits for at most this long.
+WORKER_POLL_INTERVAL = env.float("WORKER_POLL_INTERVAL", default=0.25)
 
 REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one

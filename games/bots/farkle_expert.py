@@ -8,14 +8,17 @@ the player must roll all dice again), a Farkle loses the turn's points.
 The turn's points only grow (every selection scores), so the values are computed from the highest
 turn total down. Above ``CAP`` points the turn is valued as "bank as soon as the rules allow":
 reaching it from zero is rarer than one turn in a million, so the figures below it do not change.
+
+``simulate`` and ``play_to_win_share`` measure the players through the engine (manage.py farkle_expert).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from functools import cache
 from itertools import combinations_with_replacement
-from math import factorial
+from math import factorial, sqrt
+from typing import NamedTuple
 
 from games.rules import farkle
 
@@ -45,6 +48,18 @@ def options(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(best.items()))
 
 
+@cache
+def groups(n: int) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+    """The scoring rolls of ``n`` dice grouped by their useful selections, with each group's chance:
+    rolls with the same selections play the same, and there are about a quarter as many groups."""
+    chance: dict[tuple[tuple[int, int], ...], float] = defaultdict(float)
+    for faces, p in rolls(n):
+        choices = options(faces)
+        if choices:  # no choice at all: a Farkle, the turn banks nothing
+            chance[choices] += p
+    return tuple((p, choices) for choices, p in chance.items())
+
+
 class TurnValues:
     """E[t][n]: the expected points a turn banks, played optimally, when ``t`` points are set aside and
     ``n`` dice are about to be rolled (``dice`` = all of them, as after hot dice or at the start)."""
@@ -64,10 +79,14 @@ class TurnValues:
 
     def _roll_value(self, t: int, n: int) -> float:
         total = 0.0
-        for faces, p in rolls(n):
-            choices = options(faces)
-            if choices:  # no choice at all: a Farkle, the turn banks nothing
-                total += p * max(self.after(t + value, n - kept) for kept, value in choices)
+        after = self.after
+        for p, choices in groups(n):
+            best = 0.0
+            for kept, value in choices:
+                worth = after(t + value, n - kept)
+                if worth > best:
+                    best = worth
+            total += p * best
         return total
 
     def after(self, t: int, left: int) -> float:
@@ -107,29 +126,71 @@ def expected_turn(dice: int = 6) -> float:
     return turn_values(dice).roll_value(0, dice)
 
 
-def simulate(turns: int, dice: int = 6, seed: int = 1) -> float:
-    """The expert's mean banked points per turn over ``turns`` turns played through the engine (a solo
-    game, started again whenever it ends), with seeded dice."""
+class Sample(NamedTuple):
+    """A simulated mean with the half-width of its 95 % interval (normal approximation)."""
+
+    mean: float
+    half_width: float
+
+    @classmethod
+    def of(cls, values: list[float]) -> Sample:
+        mean = sum(values) / len(values)
+        variance = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
+        return cls(mean, 1.96 * sqrt(variance / len(values)))
+
+    def __str__(self) -> str:
+        return f"{self.mean:.2f} +/- {self.half_width:.2f}"
+
+
+def simulate(turns: int, dice: int = 6, seed: int = 1, strength: str = "expert") -> Sample:
+    """A computer player's mean banked points per turn over ``turns`` turns played through the engine
+    and the bots' contract, each the first turn of a new solo game, with seeded dice and bot."""
     import random
+
+    from games import bots
+
+    rng = random.Random(seed)  # noqa: S311 - reproducible dice for a measurement, not the game's
+    bot_rng = random.Random(seed + 1)  # noqa: S311 - the easy player's slips, reproducible too
+
+    def roll(n: int) -> list[int]:
+        return [rng.randint(1, 6) for _ in range(n)]
+
+    banked = []
+    for _ in range(turns):
+        state = farkle.new_game(["bot"], {"goal": max(farkle.GOALS), "dice": dice})
+        while not state["turns_taken"]["bot"]:
+            action = bots.choose("farkle", state, strength, bot_rng)
+            state = farkle.apply(state, "bot", action, roll)
+        banked.append(state["banked"]["bot"])
+    return Sample.of(banked)
+
+
+def play_to_win_share(
+    games: int, players: int = 2, goal: int = 10000, dice: int = 6, seed: int = 1
+) -> Sample:
+    """The expert's share of the wins (a shared win split evenly) in games against ``players - 1``
+    players who only maximise each turn's expected points, its seat turning round from game to game:
+    what playing to win (games/bots/farkle_win.py) is worth. A fair share is ``1 / players``."""
+    import random
+
+    from games import bots
 
     rng = random.Random(seed)  # noqa: S311 - reproducible dice for a measurement, not the game's
 
     def roll(n: int) -> list[int]:
         return [rng.randint(1, 6) for _ in range(n)]
 
-    values = turn_values(dice)
-    banked = 0
-    options = {"goal": 10000, "dice": dice}
-    state = farkle.new_game(["expert"], options)
-    for _ in range(turns):
-        if state["over"]:
-            state = farkle.new_game(["expert"], options)
-        before = state["banked"]["expert"]
-        state = farkle.apply(state, "expert", {"type": "roll", "keep": []}, roll)
-        while state["rolls"] and state["current"] == "expert" and state["last_event"]["type"] == "roll":
-            move = values.choose(state["turn_points"], state["dice"])["action"]
-            state = farkle.apply(state, "expert", move, roll)
-            if move["type"] == "bank":
-                break
-        banked += state["banked"]["expert"] - before
-    return banked / turns
+    shares = []
+    for game in range(games):
+        seats = [f"seat{i}" for i in range(players)]
+        player = seats[game % players]
+        state = farkle.new_game(seats, {"goal": goal, "dice": dice})
+        while not state["over"]:
+            if state["current"] == player:
+                action = bots.choose("farkle", state, "expert", rng)
+            else:
+                action = bots.best("farkle", state).action
+            state = farkle.apply(state, state["current"], action, roll)
+        won = farkle.winners(state)
+        shares.append(1 / len(won) if player in won else 0.0)
+    return Sample.of(shares)

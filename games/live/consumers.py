@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
 from chat import services as chat
+from coach import hints
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import move_async, presence, selectors
 from games.live.broadcast import group_name
@@ -241,7 +242,13 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def on_chat(self, message: dict) -> None:
         await self._db(chat.post_to_game)(game_id=self.game_id, user=self.user, text=message.get("text"))
 
-    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping, "say": on_chat}
+    async def on_hint(self, message: dict) -> None:
+        """The expert's move, to the asker alone; its checks read the database on the game's thread,
+        the expert thinks in a thread of its own so that a slow one holds up no move of the game."""
+        situation = await self._db(hints.hint_situation)(game_id=self.game_id, user=self.user)
+        await self.send_json(await asyncio.to_thread(hints.hint_frame, *situation))
+
+    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping, "say": on_chat, "ask_hint": on_hint}
 
     # --- outgoing --------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from datetime import UTC
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models
+from django_tasks_db.models import DBTaskResult
 
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
@@ -42,6 +43,7 @@ TABLES = {
     TurnMail: "notices_turnmail",
     Preferences: "notices_preferences",
     get_user_model(): "accounts_user",
+    DBTaskResult: "django_tasks_database_dbtaskresult",
 }
 LOCK_CLAUSE = " FOR UPDATE"
 
@@ -83,7 +85,8 @@ VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
     AND m.turn_started_at = %s AND m.status = 'sent')
   OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id AND p.seen_at >= %s)
   OR u.email = '' OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id
-    AND NOT p.email_turns)
+    AND NOT p.email_turns),
+  u.computer
 FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s AND s.position = %s""",
         None,
     ),
@@ -96,6 +99,20 @@ SELECT s.game_id, s.user_id, %s, %s, 'pending', '' FROM games_seat s
 WHERE s.game_id = %s AND s.position = %s AND NOT EXISTS (SELECT 1 FROM games_connection c
   WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
 ON CONFLICT DO NOTHING""",
+        None,
+    ),
+    # A computer is to move: the worker's task that plays its next action (games.computers.tasks), written
+    # in the move's own transaction so that no crash between the commit and an enqueue can lose it. It
+    # runs after a pause when a person watches the game (any open socket: computers have none), at once
+    # when nobody does. Nothing is written when the player at that position is a person.
+    "computer_turn": (
+        """INSERT INTO django_tasks_database_dbtaskresult (id, status, enqueued_at, args_kwargs, priority,
+  task_path, worker_ids, queue_name, backend_name, run_after, exception_class_path, traceback)
+SELECT CAST(%s AS uuid), 'READY', %s, CAST(%s AS jsonb), 0, %s, CAST('[]' AS jsonb), 'default', 'default',
+  CASE WHEN EXISTS (SELECT 1 FROM games_connection c WHERE c.game_id = s.game_id AND c.seen_at >= %s)
+    THEN %s ELSE %s END, '', ''
+FROM games_seat s JOIN accounts_user u ON u.id = s.user_id
+WHERE s.game_id = %s AND s.position = %s AND u.computer <> ''""",
         None,
     ),
     "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
@@ -114,6 +131,8 @@ def sql(name: str) -> str:
     text = STATEMENTS[name][0]
     if name == "game" and connection.features.has_select_for_update:
         text += LOCK_CLAUSE
+    if connection.vendor != "postgresql":  # SQLite keeps UUIDs and JSON as text
+        text = text.replace(" AS uuid)", " AS text)").replace(" AS jsonb)", " AS text)")
     return text
 
 

@@ -19,6 +19,8 @@ A ``GameError`` raised by ``decide`` rolls the transaction back: nothing is stor
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -30,6 +32,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.computers import PLAY_TASK
+from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
 from games.live import broadcast, move_sql
 from games.live.broadcast import encode
@@ -129,6 +133,8 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
         writes.append(("resign", [True, seat.pk]))
     if game.engine.is_over(state):
         writes += yield from _finish(game, state, now, logged.result)
+    elif is_computer_name(game.engine.current_player(state)):
+        writes.append(("computer_turn", _computer_turn_params(game, state, now)))
     elif passed:
         writes.append(("turn_mail", _turn_mail_params(game, state, now)))
     event = event_payload(game, logged, seat)
@@ -179,6 +185,19 @@ def _turn_mail_params(game: Game, state: dict, now) -> list:
     return [at(now), at(due), game.pk, position, at(fresh)]
 
 
+def _computer_turn_params(game: Game, state: dict, now) -> list:
+    """A computer is to move after this action: the "computer_turn" statement's parameters (its task
+    plays the action after ``game.seq``, the one being stored)."""
+    position = state["players"].index(game.engine.current_player(state))
+    args = json.dumps({"args": [game.pk, game.seq], "kwargs": {}})
+    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    watched = now + timedelta(seconds=settings.COMPUTER_PAUSE)
+    unwatched = now + timedelta(seconds=settings.COMPUTER_PAUSE_UNWATCHED)
+    at = move_sql.to_datetime
+    task = [uuid.uuid4().hex, at(now), args, PLAY_TASK]
+    return [*task, at(fresh), at(watched), at(unwatched), game.pk, position]
+
+
 def _check_absent(game: Game, sender: Seat, now) -> Decision:
     """A skip needs the player to move to have been away longer than the game's absence limit."""
     current = game.engine.current_player(game.state)
@@ -188,7 +207,10 @@ def _check_absent(game: Game, sender: Seat, now) -> Decision:
     position = game.state["players"].index(current)
     turn = move_sql.to_datetime(game.turn_started_at or game.started_at or now)
     params = [move_sql.to_datetime(fresh), turn, turn, turn, game.pk, position]
-    ((last_seen, connected, reached),) = (yield Batch([("absence", params)]))[0]
+    ((last_seen, connected, reached, computer),) = (yield Batch([("absence", params)]))[0]
+    if computer:
+        # The worker plays a computer's turn; one that is late is waiting for the worker, not away.
+        raise InvalidAction(f"{current} is a computer player: it never leaves the table.", "not_absent")
     away = 0.0
     if not connected:
         since = [game.turn_started_at, move_sql.from_datetime(last_seen), game.started_at]

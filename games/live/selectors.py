@@ -28,6 +28,7 @@ def seat_list(game: Game) -> list[dict]:
         {
             "position": s.position,
             "user": s.user.username,
+            "computer": s.user.computer,
             "resigned": s.resigned,
             "final_score": s.final_score,
             "winner": s.winner,

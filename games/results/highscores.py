@@ -3,6 +3,9 @@
 Each engine declares how its results rank (docs/engine.md): card games by total; Farkle ranks the
 winners of one goal by fewest laps, then higher final score. Ties go to the earlier game. Every entry is
 one finished seat (a player may appear more than once), and it says whether the game was solo.
+
+Computer players never enter a list (they are not competing with the people on it); a person's result
+from a game with computer players counts like any other, and its entry says so (``computers``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.utils import timezone
 
 from games.catalogue import GameKind, resolve
 from games.models import Game, Seat
+from games.results.stats import with_computers
 from groups.models import Membership
 
 PERIODS = ("all", "month", "week")
@@ -42,7 +46,9 @@ class Board:
     group_id: int | None
 
     def seats(self) -> QuerySet:
-        qs = Seat.objects.filter(game__kind=self.kind.slug, game__status=Game.Status.FINISHED, resigned=False)
+        qs = Seat.objects.filter(
+            game__kind=self.kind.slug, game__status=Game.Status.FINISHED, resigned=False, user__computer=""
+        )
         start = period_start(self.period)
         if start is not None:
             qs = qs.filter(game__finished_at__gte=start)
@@ -96,6 +102,7 @@ def _entry(seat: Seat, rank: int, kind: GameKind) -> dict:
         "game": seat.game_id,
         "finished_at": seat.game.finished_at.isoformat(),
         "solo": seat.game.max_seats == 1,
+        "computers": seat.computers,
         "group": seat.game.group_id,
     }
 
@@ -134,7 +141,11 @@ def high_scores(
     kind = resolve(kind)
     board = Board(kind, period, kind.variant(goal), group_id)
     rows = list(
-        board.seats().select_related("user", "game").only(*ENTRY_FIELDS).order_by(*board.ordering())[:limit]
+        board.seats()
+        .select_related("user", "game")
+        .only(*ENTRY_FIELDS)
+        .annotate(computers=with_computers())
+        .order_by(*board.ordering())[:limit]
     )
     entries = []
     for i, seat in enumerate(rows):
@@ -147,6 +158,7 @@ def high_scores(
             board.seats()
             .filter(user=viewer)
             .select_related("user", "game")
+            .annotate(computers=with_computers())
             .order_by(*board.ordering())
             .first()
         )

@@ -5,11 +5,20 @@ from __future__ import annotations
 import math
 from statistics import fmean
 
+from django.db.models import Exists, OuterRef
+
 from games.catalogue import GameKind, resolve
 from games.models import Game, Seat
 from games.rules.figures import rate
 
 HISTOGRAM_BINS = 10
+# Which games the figures count: all, those with people only, or those with a computer player at the table.
+OPPONENTS = ("all", "people", "computers")
+
+
+def with_computers(game_field: str = "game") -> Exists:
+    """Whether the seat's game (``game_field``: the path to it) had a computer player at the table."""
+    return Exists(Seat.objects.filter(game_id=OuterRef(f"{game_field}_id")).exclude(user__computer=""))
 
 
 def _nice_width(span: int, bins: int) -> int:
@@ -34,12 +43,15 @@ def histogram(values: list[int], bins: int = HISTOGRAM_BINS) -> dict:
     return {"edges": [low + i * width for i in range(n)], "width": width, "counts": counts}
 
 
-def player_stats(user, kind: str | GameKind, *, goal: int | None = None) -> dict:
+def player_stats(user, kind: str | GameKind, *, goal: int | None = None, opponents: str = "all") -> dict:
     """Games, wins, scores, a histogram and a series, plus the kind's own figures (one query).
 
     Counts finished games the player did not resign from; for a game with a separating option
-    (Farkle's goal) the figures are for one value of it, ``goal``, or its default.
+    (Farkle's goal) the figures are for one value of it, ``goal``, or its default. ``opponents``: all
+    of them, only games among people, or only games with a computer player (OPPONENTS).
     """
+    if opponents not in OPPONENTS:
+        raise ValueError(f"unknown opponents {opponents!r}")
     kind = resolve(kind)
     qs = Seat.objects.filter(
         user=user,
@@ -52,9 +64,19 @@ def player_stats(user, kind: str | GameKind, *, goal: int | None = None) -> dict
     if option is not None:
         goal = goal or option.default
         qs = qs.filter(**{f"game__options__{option.name}": goal})
+    qs = qs.annotate(computers=with_computers())
+    if opponents != "all":
+        qs = qs.filter(computers=opponents == "computers")
     rows = list(
         qs.order_by("game__finished_at", "pk").values(
-            "final_score", "winner", "laps", "summary", "game_id", "game__finished_at", "game__max_seats"
+            "final_score",
+            "winner",
+            "laps",
+            "summary",
+            "game_id",
+            "game__finished_at",
+            "game__max_seats",
+            "computers",
         )
     )
     scores = [r["final_score"] for r in rows]
@@ -63,7 +85,9 @@ def player_stats(user, kind: str | GameKind, *, goal: int | None = None) -> dict
         "kind": kind.slug,
         "goal": goal,
         "games": len(rows),
+        "opponents": opponents,
         "solo_games": sum(1 for r in rows if r["game__max_seats"] == 1),
+        "computer_games": sum(1 for r in rows if r["computers"]),
         "wins": wins,
         "win_rate": rate(wins, len(rows)),
         "average": round(fmean(scores), 1) if scores else None,
@@ -71,7 +95,12 @@ def player_stats(user, kind: str | GameKind, *, goal: int | None = None) -> dict
         "worst": min(scores) if scores else None,
         "histogram": histogram(scores),
         "series": [
-            {"game": r["game_id"], "at": r["game__finished_at"].isoformat(), "score": r["final_score"]}
+            {
+                "game": r["game_id"],
+                "at": r["game__finished_at"].isoformat(),
+                "score": r["final_score"],
+                "computers": r["computers"],
+            }
             for r in rows
         ],
     }

@@ -6,6 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import catalogue
+from games.bots import STRENGTHS
+from games.computers.players import MAX_PER_TABLE
 
 
 def _option_fields() -> dict[str, forms.Field]:
@@ -44,6 +46,20 @@ class GameCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(
         label=_("Seats"), min_value=1, max_value=6, initial=2, help_text=_("1 plays solo and starts at once.")
+    )
+    computers = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MAX_PER_TABLE + 1)],
+        coerce=int,
+        initial=0,
+        required=False,
+        label="Computer players",
+        help_text="They take seats beside yours; with every seat taken, the game starts at once.",
+    )
+    strength = forms.ChoiceField(
+        choices=[(s, s.capitalize()) for s in STRENGTHS],
+        initial="good",
+        required=False,
+        label="Computer strength",
     )
     absence_limit = forms.TypedChoiceField(
         choices=ABSENCE_CHOICES,

@@ -13,6 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.bots import STRENGTHS
+from games.computers import players as computer_players
+from games.computers import tasks as computer_tasks
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.live import moves
 from games.live.broadcast import send_on_commit
@@ -53,9 +56,12 @@ def game_create(
     group=None,
     absence_limit: int | None = None,
     pace: str = Game.Pace.LIVE,
+    computers: int = 0,
+    strength: str = "good",
 ) -> Game:
-    """Create a game with the creator in seat 0; a solo game (one seat) starts at once. Over days
-    (``pace``), ``absence_limit`` is 1, 2 or 3 days."""
+    """Create a game with the creator in seat 0 and ``computers`` computer players of ``strength`` in
+    the next seats; a table that is full from the start (solo, or the creator and computers only)
+    starts at once. Over days (``pace``), ``absence_limit`` is 1, 2 or 3 days."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -81,6 +87,7 @@ def game_create(
         raise BadRequest(_("A game over days gives 1, 2 or 3 days per turn."))
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest(_("The absence limit must be between 10 seconds and a week."))
+    _check_computers(computers, strength, seats)
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
@@ -94,9 +101,59 @@ def game_create(
             pace=pace,
         )
         Seat.objects.create(game=game, user=creator, position=0)
-        if seats == 1:
+        taken = [creator.username]
+        for position in range(1, computers + 1):
+            computer = computer_players.free_computer(strength, taken)
+            Seat.objects.create(game=game, user=computer, position=position)
+            taken.append(computer.username)
+        if seats == 1 + computers:
             _start(game)
     return game
+
+
+def _check_computers(count, strength: str, seats: int) -> None:
+    if not isinstance(count, int) or not 0 <= count < seats:
+        raise BadRequest("Computer players take the seats beside yours: at most one fewer than the seats.")
+    if count and strength not in STRENGTHS:
+        raise BadRequest(f"There is no computer strength {strength!r}.")
+
+
+def _check_host_of_open(game: Game, user) -> None:
+    if game.creator_id != user.pk:
+        raise Forbidden("Only the player who created the game can seat computer players.")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("This game has already started.")
+
+
+def game_add_computer(*, game_id: int, user, strength: str) -> Seat:
+    """The creator seats a computer player of ``strength`` at their open table."""
+    if strength not in STRENGTHS:
+        raise BadRequest(f"There is no computer strength {strength!r}.")
+    with transaction.atomic():
+        game = _locked(game_id)
+        _check_host_of_open(game, user)
+        seats = list(game.seats.select_related("user"))
+        if len(seats) >= game.max_seats:
+            raise Conflict("This game is full.")
+        computer = computer_players.free_computer(strength, [s.user.username for s in seats])
+        taken = {s.position for s in seats}
+        position = next(p for p in range(game.max_seats) if p not in taken)
+        seat = Seat.objects.create(game=game, user=computer, position=position)
+        _announce_lobby(game)
+    return seat
+
+
+def game_remove_computer(*, game_id: int, user, username: str) -> None:
+    """The creator takes a computer player's seat away before the start."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        _check_host_of_open(game, user)
+        seat = game.seats.filter(user__username=username).exclude(user__computer="").first()
+        if seat is None:
+            raise NotFound("There is no such computer player at this table.")
+        seat.delete()
+        _close_gaps(game)
+        _announce_lobby(game)
 
 
 def _locked(game_id: int) -> Game:
@@ -139,11 +196,15 @@ def game_leave(*, game_id: int, user) -> None:
             game.save(update_fields=["status", "finished_at"])
         else:
             seat.delete()
-            # Close the gap so that positions stay 0..n-1 in joining order.
-            for position, other in enumerate(game.seats.order_by("position")):
-                if other.position != position:
-                    Seat.objects.filter(pk=other.pk).update(position=position)
+            _close_gaps(game)
         _announce_lobby(game)
+
+
+def _close_gaps(game: Game) -> None:
+    """Positions stay 0..n-1 in joining order when a seat is given up."""
+    for position, other in enumerate(game.seats.order_by("position")):
+        if other.position != position:
+            Seat.objects.filter(pk=other.pk).update(position=position)
 
 
 def game_start(*, game_id: int, user) -> Game:
@@ -174,6 +235,8 @@ def _start(game: Game) -> None:
     game.save()
     notices.game_started(game)
     _announce_lobby(game)
+    if computer_players.is_computer_name(game.current_player):
+        computer_tasks.enqueue(game)
 
 
 def _announce_lobby(game: Game) -> None:

@@ -12,13 +12,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 
 from chat import selectors as chat_selectors
+from coach import selectors as coach_selectors
 from games import catalogue
 from games.catalogue import GameKind
 from games.models import Game
 from games.results import replays
 from games.results.highscores import PERIODS, high_scores, shown_board
 from games.results.history import finished_games
-from games.results.stats import player_stats
+from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
 from games.tables import services
 from groups.models import Group
@@ -38,6 +39,14 @@ def _variant(request: HttpRequest, kind: GameKind) -> int | None:
         return kind.variant(request.GET.get(option.name) if option else None)
     except ValueError:
         raise Http404(f"No such {option.name}.") from None
+
+
+def _opponents(request: HttpRequest) -> str:
+    """Which games the statistics count: all, among people only, or with computer players."""
+    opponents = request.GET.get("opponents") or "all"
+    if opponents not in OPPONENTS:
+        raise Http404("No such choice of opponents.")
+    return opponents
 
 
 def _player(username: str):
@@ -74,11 +83,21 @@ def _translated(figures: list[Figure], tables: list[Table]) -> tuple[list[Figure
     return figures, tables
 
 
+def _no_games(kind: GameKind, stats: dict, variants: bool) -> str:
+    name = f"{kind.name} ({kind.variant_text(stats['goal']).lower()})" if variants else kind.name
+    opponents = stats["opponents"]
+    sentence = {
+        "people": gettext("No finished %(name)s games among people yet."),
+        "computers": gettext("No finished %(name)s games with computer players yet."),
+    }.get(opponents, gettext("No finished %(name)s games yet."))
+    return sentence % {"name": name}
+
+
 @login_required
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind))
+    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
     figures, tables = _translated(*_shown(kind, stats))
     option = kind.separating
     return render(
@@ -93,6 +112,13 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
             "figures": figures,
             "tables": tables,
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
+            "accuracy": coach_selectors.accuracy_over_time(player, kind.slug),
+            "opponent_choices": [
+                ("all", gettext("All games")),
+                ("people", gettext("Among people")),
+                ("computers", gettext("With computer players")),
+            ],
+            "no_games": _no_games(kind, stats, bool(option)),
         },
     )
 
@@ -103,7 +129,7 @@ def stats_json(request: HttpRequest, username: str) -> JsonResponse:
     them, so that a client never has to turn a box's code name into words."""
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind))
+    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
     figures, tables = _shown(kind, stats)
     shown = {
         "figures": [{"key": f.key, "label": f.label, "value": f.value, "shown": f.shown} for f in figures],
@@ -199,5 +225,11 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
     replay = replays.game_replay_data(game)
-    context = {"game": game, "seats": seats, "replay": replay, "chat": chat_selectors.for_replay(game.pk)}
+    context = {
+        "game": game,
+        "seats": seats,
+        "replay": replay,
+        "chat": chat_selectors.for_replay(game.pk),
+        "review": coach_selectors.replay_review(game),
+    }
     return render(request, "games/replay.html", context)

@@ -13,6 +13,9 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.game_leave, name="leave"),
     path("<int:game_id>/start/", views.game_start, name="start"),
     path("<int:game_id>/again/", views.game_again, name="again"),
+    path("<int:game_id>/computers/", views.game_computers, name="computers"),
+    path("<int:game_id>/computers/add/", views.game_add_computer, name="add_computer"),
+    path("<int:game_id>/computers/remove/", views.game_remove_computer, name="remove_computer"),
     path("<int:game_id>/replay/", player_views.replay_page, name="replay"),
     path("<slug:slug>/rules/", views.rules_page, name="rules"),
 ]

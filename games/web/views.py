@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from coach import hints
 from games import catalogue
+from games.computers.players import STRENGTH_CHOICES
+from games.computers.tasks import waiting_for_worker
 from games.errors import GameError
 from games.models import Game
 from games.tables import invites, lobby, services
@@ -20,7 +23,8 @@ from notices.models import preferences_of
 
 def home(request: HttpRequest) -> HttpResponse:
     # "Play solo now": the lobby with one seat chosen (a visitor signs up first and lands there).
-    context = {"solo_url": f"{reverse('games:lobby')}?seats=1"}
+    lobby_path = reverse("games:lobby")
+    context = {"solo_url": f"{lobby_path}?seats=1", "computer_url": f"{lobby_path}#play-computer"}
     if request.user.is_authenticated:
         context["your_turn"] = lobby.games_waiting_for(request.user)[:5]
     return render(request, "home.html", context)
@@ -73,6 +77,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             group=group,
             absence_limit=limit,
             pace=pace,
+            computers=form.cleaned_data["computers"] or 0,
+            strength=form.cleaned_data["strength"] or "good",
         )
     except GameError as exc:
         form.add_error(None, exc.message)
@@ -107,6 +113,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             % {"host": game.creator.username, "game": game.kind_name},
             "kind": catalogue.kind(game.kind),
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
+            "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
+            "strengths": STRENGTH_CHOICES,
         },
     )
 
@@ -173,6 +181,34 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
     return _service_post(request, game_id, services.game_play_again)
+
+
+@login_required
+@require_POST
+def game_add_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+    strength = request.POST.get("strength", "")
+    return _service_post(request, game_id, lambda **kw: services.game_add_computer(strength=strength, **kw))
+
+
+@login_required
+@require_POST
+def game_remove_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+    username = request.POST.get("username", "")
+    return _service_post(
+        request, game_id, lambda **kw: services.game_remove_computer(username=username, **kw)
+    )
+
+
+@login_required
+@require_GET
+def game_computers(request: HttpRequest, game_id: int) -> HttpResponse:
+    """How far the game is, and whether its computer players are waiting for the background worker (the
+    game page asks while a computer's move is late: it syncs when the game is further than it knows,
+    which it may not hear of without a shared channel layer)."""
+    game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
+    if not services.can_watch(game, request.user):
+        return JsonResponse({"error": "You cannot watch this game."}, status=403)
+    return JsonResponse({"seq": game.seq, "waiting_for_worker": waiting_for_worker(game)})
 
 
 @login_required

@@ -27,10 +27,32 @@ const log = document.getElementById("replay-log");
 const position = document.getElementById("replay-position");
 let step = data.states.length - 1;
 
+// The coach's review (coach.selectors.replay_review), when it is ready: what it says of each decision.
+const coachData = document.getElementById("coach-data");
+const notes = coachData ? JSON.parse(coachData.textContent) : {};
+const coachLine = document.getElementById("replay-coach");
+
+function badge(note) {
+  const span = document.createElement("span");
+  span.className = `coach-badge ${note.best ? "best" : "cost"}`;
+  span.textContent = note.best ? "✓" : `−${note.cost.toFixed(1)}`;
+  span.title = note.best ? "The expert's choice" : `${note.cost.toFixed(1)} expected points given away`;
+  return span;
+}
+
+function coachText(n) {
+  const note = notes[String(n)];
+  if (!note) return "";
+  if (note.best) return `Coach: ${note.player} played the expert's choice (${note.expert_text}).`;
+  return `Coach: ${note.player} chose to ${note.text}. Expert: ${note.expert_text} (+${note.cost.toFixed(1)} expected).`;
+}
+
 data.entries.forEach((entry, i) => {
   const li = document.createElement("li");
   li.dataset.step = String(i + 1);
   li.textContent = eventText(entry) || `${entry.player}: ${entry.action.type}`;
+  const note = notes[String(i + 1)];
+  if (note) li.append(" ", badge(note));
   li.addEventListener("click", () => show(i + 1));
   log.appendChild(li);
 });
@@ -59,6 +81,10 @@ function show(n) {
   if (draw) draw(board, step);
   else fallback(state, data.scores[step]);
   position.textContent = fmt(gettext("Step %(step)s of %(steps)s"), { step, steps: data.states.length - 1 });
+  if (coachLine) {
+    coachLine.textContent = coachText(step) || (step ? gettext("Coach: no decision at this step.") : "");
+    coachLine.classList.toggle("cost", Boolean(notes[String(step)] && !notes[String(step)].best));
+  }
   log.querySelectorAll("li").forEach((li) => {
     const current = Number(li.dataset.step) === step;
     li.classList.toggle("current", current);
@@ -79,6 +105,12 @@ const moves = { first: () => 0, prev: () => step - 1, next: () => step + 1, last
 // The buttons only: the log's lines carry a step number in the same attribute and move by themselves.
 document.querySelectorAll("button[data-step]").forEach((button) => {
   button.addEventListener("click", () => show(moves[button.dataset.step]()));
+});
+document.querySelectorAll("button[data-goto-step]").forEach((button) => {
+  button.addEventListener("click", () => {
+    show(Number(button.dataset.gotoStep));
+    document.getElementById("replay-position").scrollIntoView({ block: "nearest" });
+  });
 });
 document.addEventListener("keydown", (event) => {
   const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];

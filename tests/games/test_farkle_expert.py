@@ -71,10 +71,12 @@ def test_banking_is_never_chosen_below_the_minimum_nor_after_hot_dice():
 def test_the_experts_play_through_the_engine_averages_what_the_programme_expects(dice):
     """20,000 turns with seeded dice; the standard error of the mean is about 5 points."""
     exact = fe.expected_turn(dice)
-    assert abs(fe.simulate(20_000, dice, seed=7) - exact) < 20
+    sample = fe.simulate(20_000, dice, seed=7)
+    assert abs(sample.mean - exact) < 20
+    assert 0 < sample.half_width < 20
 
 
-def test_the_command_prints_both_figures():
+def test_the_command_prints_the_exact_figure_and_every_players_simulated_mean():
     from io import StringIO
 
     from django.core.management import call_command
@@ -84,3 +86,26 @@ def test_the_command_prints_both_figures():
     lines = out.getvalue().splitlines()
     assert [line.split(":")[0] for line in lines] == ["6 dice", "5 dice"]
     assert f"{fe.expected_turn(6):.2f}" in lines[0] and f"{fe.expected_turn(5):.2f}" in lines[1]
+    for dice, line in zip((6, 5), lines, strict=True):
+        for player in ("expert", "good", "easy", "random"):
+            assert f"{player} {fe.simulate(200, dice, strength=player)}" in line  # mean +/- 95 % half-width
+
+
+def test_the_command_prints_the_play_to_win_share_on_request():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("farkle_expert", turns=20, games=6, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines[2:]] == ["6 dice", "5 dice"]
+    share = fe.play_to_win_share(6, 3, dice=5)
+    assert f"3 players {share.mean:.3f} +/- {share.half_width:.3f} (fair 0.333)" in lines[3]
+
+
+def test_the_play_to_win_share_is_the_experts_share_of_seeded_games():
+    share = fe.play_to_win_share(30, 2, goal=3000, dice=6, seed=3)
+    assert 0 < share.mean < 1 and share.half_width > 0
+    assert share == fe.play_to_win_share(30, 2, goal=3000, dice=6, seed=3)
+    assert fe.play_to_win_share(3, 1, goal=3000) == (1.0, 0.0)  # alone, every game is a win

@@ -152,6 +152,12 @@ GET_CASES = [
     Case("leave-get", url("games:leave", game("open")), signed_in(405)),
     Case("start-get", url("games:start", game("open")), signed_in(405)),
     Case("again-get", url("games:again", game("finished")), signed_in(405)),
+    # Whether a game's computer players wait for the worker: whoever may watch the game.
+    Case("computers-public", url("games:computers", game("public-farkle")), signed_in(200)),
+    Case("computers-group", url("games:computers", game("group")), members(200, 403, staff=200)),
+    Case("computers-missing", path("/games/999999/computers/"), signed_in(404)),
+    Case("add-computer-get", url("games:add_computer", game("open")), signed_in(405)),
+    Case("remove-computer-get", url("games:remove_computer", game("open")), signed_in(405)),
     Case("replay-finished", url("games:replay", game("finished")), signed_in(200)),
     Case("replay-playing", url("games:replay", game("public-farkle")), signed_in(409)),
     Case("replay-group", url("games:replay", game("group")), members(409, 403, staff=409)),
@@ -317,6 +323,28 @@ POST_CASES = [
         url("games:start", game("open")),
         signed_in(DETAIL_OPEN, seated=Go("games:detail", game("open"), None)),
         "post",
+    ),
+    # Only the table's creator seats computers, before the start.
+    Case(
+        "add-computer-open",
+        url("games:add_computer", game("open")),
+        signed_in(DETAIL_OPEN, seated=Go("games:detail", game("open"), None)),
+        "post",
+        {"strength": "easy"},
+    ),
+    Case(
+        "add-computer-playing",
+        url("games:add_computer", game("public-farkle")),
+        signed_in(Go("games:detail", game("public-farkle"), "error")),
+        "post",
+        {"strength": "easy"},
+    ),
+    Case(
+        "remove-computer-person",
+        url("games:remove_computer", game("open")),
+        signed_in(DETAIL_OPEN),
+        "post",
+        {"username": "ann"},
     ),
     Case(
         "again-finished",

@@ -6,9 +6,10 @@
 import { fill, h } from './dom.js';
 import { GameClient } from './client.js';
 import { diceRow } from './dice.js';
-import { actionItems, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
+import { actionItems, computerTag, endPanel, logItem, nextGameNotice, playerItems } from './panels.js';
 import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
+import { HintPanel } from './coach.js';
 import { viewModule } from './views.js';
 import { eventText, fmt, gettext } from '../i18n.js';
 
@@ -16,6 +17,12 @@ const OVER = new Set(['finished', 'abandoned']);
 // A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
 // the game moves on).
 const ERROR_MS = 6000;
+// A computer's move this late (its pause is about a second) makes the page ask the server how far the
+// game is and whether the background worker is playing: the worker's moves reach the page through the
+// channel layer, which without Redis (one process's memory) they cannot; the page then syncs by itself.
+// The server says the worker is not running once the move is overdue by a few seconds.
+const COMPUTER_LATE_MS = 2000;
+const WORKER_NOTICE = 'The computer players are waiting for the background worker, which is not running.';
 
 export class GameApp {
   constructor(root) {
@@ -36,12 +43,17 @@ export class GameApp {
     this.fatal = null;
     this.sigs = {};
     this.logShown = [];
+    this.computersUrl = root.dataset.computersUrl;
+    this.movedAt = Date.now();
+    this.workerDown = false;
+    this.askingWorker = false;
     this.client = new GameClient(Number(root.dataset.gameId), {
       change: (why, message) => this.#changed(why, message),
       error: (message) => this.#serverError(message),
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
       chat: () => this.chat.render(),
+      hint: (message) => this.hints?.received(message),
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
@@ -59,6 +71,7 @@ export class GameApp {
     bindKeys(this);
     // The skip button depends on how long the player to move has been away, which changes by itself.
     setInterval(() => this.#renderActions(), 1000);
+    setInterval(() => this.#checkWorker(), 1000);
   }
 
   // --- facts about the game ---------------------------------------------------------------------
@@ -71,6 +84,10 @@ export class GameApp {
   get myTurn() {
     const s = this.state;
     return Boolean(s && !s.over && this.client.status === 'playing' && s.current === this.me);
+  }
+
+  computerOf(player) {
+    return this.client.seats.find((seat) => seat.user === player)?.computer ?? '';
   }
 
   scoreOf(player) {
@@ -110,6 +127,7 @@ export class GameApp {
       return;
     }
     if (!this.view && c.game) this.#chooseView();
+    if (why === 'event' || why === 'snapshot') this.movedAt = Date.now();
     if (why === 'event') this.#effects(message);
     this.#followTurn();
     this.render();
@@ -146,6 +164,37 @@ export class GameApp {
     this.view.follow(s);
   }
 
+  // Asks only while a computer is to move and has not moved for a while; the answer is shown, and
+  // withdrawn by the next move.
+  async #checkWorker() {
+    const s = this.state;
+    const computerToMove = Boolean(s && !s.over && this.client.status === 'playing' && this.computerOf(s.current));
+    const late = computerToMove && Date.now() - this.movedAt > COMPUTER_LATE_MS;
+    if (!late) return this.#showWorker(false);
+    if (this.askingWorker || !this.computersUrl) return;
+    this.askingWorker = true;
+    try {
+      const answer = await fetch(this.computersUrl, { headers: { Accept: 'application/json' } });
+      if (answer.ok) {
+        const { seq, waiting_for_worker: down } = await answer.json();
+        if (seq > (this.client.lastSeq ?? 0)) this.client.sync();
+        this.#showWorker(down);
+      }
+    } catch {
+      // The socket's own reconnecting notice covers a server that cannot be reached.
+    } finally {
+      this.askingWorker = false;
+    }
+  }
+
+  #showWorker(down) {
+    if (down === this.workerDown) return;
+    this.workerDown = down;
+    if (!this.dom?.worker) return;
+    this.dom.worker.hidden = !down;
+    this.dom.worker.textContent = down ? WORKER_NOTICE : '';
+  }
+
   #serverError(message) {
     this.#setError(message.message);
     // "not playing" means our picture is stale (the game ended or restarted): fetch the truth.
@@ -165,10 +214,22 @@ export class GameApp {
     const list = document.getElementById('seat-list');
     if (!list) return;
     const host = this.client.game?.creator;
-    fill(list, seats.map((s) => h('li', {}, s.user, s.user === host ? [' ', h('span', { class: 'tag' }, gettext('host'))] : null)));
+    // The host may take a computer's seat away again (the page's own form, drawn afresh here).
+    const removeUrl = list.dataset.removeUrl;
+    const token = document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '';
+    const remove = (name) => h('form', { method: 'post', action: removeUrl, class: 'inline' },
+      h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
+      h('input', { type: 'hidden', name: 'username', value: name }),
+      h('button', { type: 'submit', class: 'link-button', 'aria-label': fmt(gettext('Remove %(player)s'), { player: name }) }, gettext('remove')));
+    fill(list, seats.map((s) => h('li', {}, s.user,
+      s.computer ? [' ', computerTag(s.computer)] : null,
+      s.user === host ? [' ', h('span', { class: 'tag' }, gettext('host'))] : null,
+      s.computer && removeUrl ? [' ', remove(s.user)] : null)));
     const heading = document.getElementById('waiting-heading');
     const max = this.client.game?.max_seats;
     if (heading && max) heading.textContent = fmt(gettext('Waiting for players (%(seated)s/%(max)s)'), { seated: seats.length, max });
+    const add = document.getElementById('add-computer');
+    if (add && max) add.hidden = seats.length >= max;
   }
 
   // --- drawing ------------------------------------------------------------------------------------
@@ -176,6 +237,7 @@ export class GameApp {
   #skeleton() {
     const el = (id, tag = 'div', attrs = {}) => h(tag, { id, ...attrs });
     this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true');
+    this.hints = this.root.dataset.hint === 'true' ? new HintPanel(this.client) : null;
     this.dom = {
       conn: el('g-conn', 'p', { class: 'g-conn', role: 'status' }),
       next: el('g-next', 'div', { class: 'g-next' }),
@@ -187,6 +249,7 @@ export class GameApp {
     Object.assign(this.dom, {
       end: el('g-end', 'section', { class: 'g-end', 'aria-labelledby': 'g-end-title' }),
       turn: el('g-turn', 'h2', { class: 'g-turn' }),
+      worker: el('g-worker', 'p', { class: 'g-worker', role: 'status', hidden: true }),
       last: el('g-last', 'p', { class: 'g-last' }),
       dice: el('g-dice', 'div', { class: 'g-dice', role: 'group', 'aria-label': gettext('Dice') }),
       controls: el('g-controls', 'div', { class: 'g-controls' }),
@@ -206,10 +269,11 @@ export class GameApp {
       d.conn, d.next,
       h('div', { class: 'g-layout' },
         h('section', { class: 'g-play', 'aria-label': gettext('Table') },
-          d.end, d.turn, d.last,
+          d.end, d.turn, d.worker, d.last,
           // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
           // and what the box being chosen would score are always seen together.
           h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
+          this.hints?.el,
           d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
@@ -256,6 +320,7 @@ export class GameApp {
       this.#renderDice();
       this.#renderControls();
       this.renderHint();
+      this.hints?.render(this.myTurn && !c.pending);
       this.#renderMoment();
       this.#renderBoard();
     } else {
@@ -300,7 +365,8 @@ export class GameApp {
     if (s.over) text = gettext('Game over');
     else if (this.myTurn) text = gettext('Your turn');
     else if (s.current) text = fmt(gettext("%(player)s's turn"), { player: s.current });
-    const away = s.current && !s.over && !this.client.connected.has(s.current) ? ` ${gettext('(not connected)')}` : '';
+    const computer = this.computerOf(s.current);
+    const away = s.current && !s.over && !computer && !this.client.connected.has(s.current) ? ` ${gettext('(not connected)')}` : '';
     const watching = this.seated ? '' : ` · ${gettext('you are watching')}`;
     if (this.#changedSig('turn', [text, away, watching])) {
       fill(this.dom.turn, h('span', { class: this.myTurn ? 'mine' : '' }, text),
@@ -363,7 +429,8 @@ export class GameApp {
     const c = this.client;
     const won = this.winners();
     const rows = (s ? s.players : c.seats.map((seat) => seat.user)).map((name) => ({
-      name, score: this.scoreOf(name), online: c.connected.has(name), current: Boolean(s && !s.over && s.current === name),
+      name, score: this.scoreOf(name), online: c.connected.has(name), computer: this.computerOf(name),
+      current: Boolean(s && !s.over && s.current === name),
       resigned: Boolean(s?.resigned.includes(name)), winner: won.includes(name),
     }));
     const goal = s ? this.view.goal(s) : 0;
@@ -377,7 +444,7 @@ export class GameApp {
     const active = Boolean(s && !s.over && c.status === 'playing' && this.seated && !s.resigned.includes(this.me));
     let skip = null;
     // The server has the last word on absence; this only decides when offering the button makes sense.
-    if (active && s.current && s.current !== this.me && !c.connected.has(s.current)) {
+    if (active && s.current && s.current !== this.me && !c.connected.has(s.current) && !this.computerOf(s.current)) {
       const since = Math.max(c.turnStartedAt, c.offlineSince.get(s.current) ?? 0);
       const wait = Math.ceil(c.game.absence_limit - (Date.now() - since) / 1000);
       skip = { player: s.current, wait: Math.max(0, wait) };

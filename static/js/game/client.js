@@ -74,6 +74,10 @@ export class GameClient {
     return this.socket.send({ type: 'say', text });
   }
 
+  askHint() {
+    return this.socket.send({ type: 'ask_hint' });
+  }
+
   chatMessages() {
     return [...this.chat.values()].sort((a, b) => a.id - b.id);
   }
@@ -106,6 +110,7 @@ export class GameClient {
       case 'lobby': return this.listener.lobby?.(message);
       case 'next_game': return this.listener.nextGame?.(message);
       case 'chat': return this.#chatMessage(message.message);
+      case 'hint': return this.listener.hint?.(message);
       default: return undefined;
     }
   }

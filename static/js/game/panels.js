@@ -4,15 +4,23 @@
 import { h, listText } from './dom.js';
 import { eventText, fmt, gettext, ngettext, number } from '../i18n.js';
 
+/** A computer player's badge: "computer · expert". */
+export function computerTag(strength) {
+  return h('span', { class: 'tag computer' }, `computer · ${strength}`);
+}
+
 export function playerItems({ rows, me, goal }) {
-  return rows.map(({ name, score, online, current, resigned, winner }) => h('li', {
+  return rows.map(({ name, score, online, current, resigned, winner, computer }) => h('li', {
     class: ['player', current ? 'current' : '', resigned ? 'resigned' : '', name === me ? 'me' : ''].filter(Boolean).join(' '),
     'aria-current': current ? 'true' : null,
     dataset: { player: name },
   },
-  h('span', { class: `dot ${online ? 'online' : 'offline'}`, title: online ? gettext('connected') : gettext('not connected') },
-    h('span', { class: 'sr-only' }, online ? gettext('connected') : gettext('not connected'))),
+  // A computer is always at the table: the worker plays for it.
+  computer ? h('span', { class: 'dot online', title: gettext('computer player') }, h('span', { class: 'sr-only' }, gettext('computer player')))
+    : h('span', { class: `dot ${online ? 'online' : 'offline'}`, title: online ? gettext('connected') : gettext('not connected') },
+      h('span', { class: 'sr-only' }, online ? gettext('connected') : gettext('not connected'))),
   h('span', { class: 'name' }, name, name === me ? h('span', { class: 'muted' }, ` ${gettext('(you)')}`) : null),
+  computer ? computerTag(computer) : null,
   current ? h('span', { class: 'g-tag turn' }, gettext('to play')) : null,
   resigned ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
   winner ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,

@@ -1,0 +1,48 @@
+"""The Hint button: the expert's move for the player's current decision, only where no other person
+sits at the table (a solo game, or one against computers): elsewhere it would be help from outside."""
+
+from __future__ import annotations
+
+from coach import judge
+from games import bots
+from games.errors import Conflict, Forbidden, InvalidAction, NotFound
+from games.models import Game
+
+REFUSED = "Hints are only for solo games and games against the computer: another person is at this table."
+
+
+def offered(seats, user) -> bool:
+    """Whether the game page offers the button: the user sits at the table and every other seat is a
+    computer's (the server checks again on every ask)."""
+    mine = [s for s in seats if s.user_id == user.pk]
+    return bool(mine) and all(s.user.computer for s in seats if s.user_id != user.pk)
+
+
+def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
+    """The (kind, state, options, seq) a hint is asked for, after every check; raises a GameError."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == user.pk for s in seats):
+        raise Forbidden("Only a player at the table can ask for a hint.")
+    if not offered(seats, user):
+        raise Forbidden(REFUSED)
+    if game.status != Game.Status.PLAYING or not game.state:
+        raise Conflict("This game is not being played.", "not_playing")
+    if game.engine.current_player(game.state) != user.username:
+        raise InvalidAction("It is not your turn: a hint is for your own decision.")
+    return game.kind, game.state, game.options, game.seq
+
+
+def hint_frame(kind: str, state: dict, options: dict, seq: int) -> dict:
+    """The hint as the socket sends it (docs/protocol.md): pure computation, run off the event loop."""
+    best = bots.best(kind, state)
+    return {
+        "type": "hint",
+        "seq": seq,
+        "action": best.action,
+        "text": judge.describe(kind, state, best.action),
+        "value": round(best.value, 1),
+        "decision": bots.decision(kind, state),
+    }

@@ -1,0 +1,134 @@
+"""The coach's judgement of one decision, its words, and the accuracy figure (docs/coach.md).
+
+Pure Python like games.bots, which it asks: no Django here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from games import bots, rules
+from games.bots.farkle_expert import expected_turn
+
+# The points one turn is worth to a good player of a card game (the interim player scores about 21 a
+# turn in both triple games; docs/coach.md): the unit the card games' costs are measured in.
+CARD_TURN_POINTS = 24.0
+# A decision that costs this fraction of a turn's worth keeps 1/e (37 %) of its accuracy.
+SCALE_FRACTION = 0.25
+# Below this many expected points a cost is rounding in the expert's arithmetic, not a mistake.
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True)
+class Judgement:
+    action: dict
+    expert: dict
+    expert_value: float
+    value: float
+    cost: float
+    accuracy: float
+    expert_text: str
+    text: str
+
+
+def turn_worth(slug: str, options: dict | None) -> float:
+    """The expected points of one turn of this game played well: the scale of its costs."""
+    if slug == "farkle":
+        return expected_turn((options or {}).get("dice", 6))
+    return CARD_TURN_POINTS
+
+
+def decision_accuracy(cost: float, worth: float) -> float:
+    """100 for the expert's choice, falling off exponentially with the cost measured in turns."""
+    return 100.0 * math.exp(-cost / (SCALE_FRACTION * worth))
+
+
+def game_accuracy(accuracies: list[float]) -> float | None:
+    """The mean of a game's decision accuracies; None without a decision."""
+    return sum(accuracies) / len(accuracies) if accuracies else None
+
+
+def judged(slug: str, state: dict, player: str, action: dict) -> bool:
+    """Whether the coach judges this logged action: the player to move making a move of the game (not
+    a resignation, not someone else's skip) at a point where they had a choice."""
+    engine = rules.get(slug)
+    if state.get("over") or engine.current_player(state) != player:
+        return False
+    kinds = {a["type"] for a in engine.legal_actions(state)}
+    return action.get("type") in kinds and bots.decision(slug, state)
+
+
+def judge(slug: str, state: dict, action: dict, options: dict | None = None) -> Judgement:
+    """The expert's view of ``action`` played in ``state``."""
+    best = bots.best(slug, state)
+    played = bots.value(slug, state, action)
+    cost = best.value - played
+    cost = 0.0 if cost < EPSILON else cost
+    return Judgement(
+        action=action,
+        expert=best.action,
+        expert_value=best.value,
+        value=played,
+        cost=cost,
+        accuracy=decision_accuracy(cost, turn_worth(slug, options)),
+        expert_text=describe(slug, state, best.action),
+        text=describe(slug, state, action),
+    )
+
+
+# --- words -------------------------------------------------------------------------------------------
+
+
+def _die(d) -> str:
+    """A die as the page shows it: its pips, and the colour's initial in Painted DiceZ."""
+    return f"{d[0]}{str(d[1])[:1].upper()}" if isinstance(d, list | tuple) else str(d)
+
+
+def _dice(state: dict, indices) -> str:
+    return " ".join(_die(state["dice"][i]) for i in indices)
+
+
+def describe(slug: str, state: dict, action: dict) -> str:
+    """An action in words a player understands: "set aside 5 5 5 and roll 3 dice", "bank 450",
+    "hold 6 6 and roll", "score Full House in column 2 (+25)"."""
+    if slug == "farkle":
+        return _farkle_words(state, action)
+    return _card_words(slug, state, action)
+
+
+def _farkle_words(state: dict, action: dict) -> str:
+    from games.rules import farkle
+
+    keep = action.get("keep", [])
+    if not state["rolls"]:
+        return "roll the dice"
+    points = state["turn_points"] + farkle.score(state["dice"][i] for i in keep)
+    aside = f"set aside {_dice(state, keep)} and "
+    if action["type"] == "bank":
+        return f"{aside}bank {points}"
+    left = len(state["dice"]) - len(keep)
+    if not left:
+        return f"{aside}roll all {state['dice_count']} dice again ({points} so far)"
+    return f"{aside}roll {left} {'die' if left == 1 else 'dice'} ({points} so far)"
+
+
+def _card_words(slug: str, state: dict, action: dict) -> str:
+    engine = rules.get(slug)
+    if action["type"] == "roll":
+        hold = action.get("hold", [])
+        if not state.get("roll"):
+            return "roll the dice"
+        return f"hold {_dice(state, hold)} and roll" if hold else "roll all the dice again"
+    if action["type"] != "score":
+        return action["type"]
+    player = engine.current_player(state)
+    after = engine.apply(state, player, action, lambda n: [])
+    gain = engine.scores(after)[player] - engine.scores(state)[player]
+    where = f" in column {action['column']}" if "column" in action else ""
+    return f"score {_box_label(engine, action['box'])}{where} (+{gain})"
+
+
+def _box_label(engine, box: str) -> str:
+    rows = (engine.SHEET or {}).get("rows", [])
+    return next((r["label"] for r in rows if r.get("box") == box), box.replace("_", " "))

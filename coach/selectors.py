@@ -1,0 +1,98 @@
+"""Reading the coach's reviews: a game's for its replay, a player's accuracy over time."""
+
+from __future__ import annotations
+
+from coach.models import Review, SeatReview
+from games.models import Game
+
+WORST_SHOWN = 3
+CHART_GAMES = 30
+# The chart's drawing box (viewBox units); the page scales it.
+CHART_W, CHART_H, CHART_PAD = 300, 100, 8
+
+
+def replay_review(game: Game) -> dict | None:
+    """The replay's review: None when no person sat at the table; {"ready": False} while the worker
+    has not written it; else each person's summary and, by step, what the coach says of it."""
+    seats = list(game.seats.select_related("user").order_by("position"))
+    if all(s.user.computer for s in seats):
+        return None
+    review = Review.objects.filter(game=game).first()
+    if review is None:
+        return {"ready": False}
+    names = {s.pk: s.user.username for s in seats}
+    shown, steps = [], {}
+    for seat_review in SeatReview.objects.filter(review=review).order_by("seat__position"):
+        player = names[seat_review.seat_id]
+        for d in seat_review.decisions:
+            steps[d["seq"]] = {"player": player, **_note(d)}
+        worst = sorted((d for d in seat_review.decisions if d["cost"] > 0), key=lambda d: -d["cost"])
+        shown.append(
+            {
+                "player": player,
+                "accuracy": seat_review.accuracy,
+                "total_cost": seat_review.total_cost,
+                "decisions": seat_review.decision_count,
+                "worst": [{"seq": d["seq"], **_note(d)} for d in worst[:WORST_SHOWN]],
+            }
+        )
+    return {"ready": True, "seats": shown, "steps": steps}
+
+
+def _note(d: dict) -> dict:
+    return {
+        "cost": d["cost"],
+        "accuracy": d["accuracy"],
+        "text": d["text"],
+        "expert_text": d["expert_text"],
+        "best": d["cost"] == 0,
+    }
+
+
+def accuracy_over_time(user, kind: str) -> dict:
+    """The player's accuracy in their latest reviewed games of this kind, oldest first, and the
+    polyline of a small chart of it (0 % at the bottom, 100 % at the top)."""
+    rows = list(
+        SeatReview.objects.filter(user=user, kind=kind, accuracy__isnull=False)
+        .order_by("-finished_at", "-pk")
+        .values("seat__game_id", "finished_at", "accuracy", "total_cost", "decision_count")[:CHART_GAMES]
+    )
+    rows.reverse()
+    games = [
+        {
+            "game": r["seat__game_id"],
+            "finished_at": r["finished_at"],
+            "accuracy": r["accuracy"],
+            "total_cost": r["total_cost"],
+            "decisions": r["decision_count"],
+        }
+        for r in rows
+    ]
+    points = _chart_points([g["accuracy"] for g in games])
+    for game, (x, y) in zip(games, points, strict=True):
+        game["x"], game["y"] = x, y
+    mean = sum(g["accuracy"] for g in games) / len(games) if games else None
+    return {
+        "games": games,
+        "polyline": " ".join(f"{x},{y}" for x, y in points),
+        "mean": mean,
+        "width": CHART_W,
+        "height": CHART_H,
+        "pad": CHART_PAD,
+        "top": CHART_PAD,
+        "middle": CHART_PAD + (CHART_H - 2 * CHART_PAD) / 2,
+        "bottom": CHART_H - CHART_PAD,
+        "right": CHART_W - CHART_PAD,
+    }
+
+
+def _chart_points(values: list[float]) -> list[tuple[float, float]]:
+    inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * CHART_PAD
+    n = len(values)
+    return [
+        (
+            round(CHART_PAD + (inner_w * i / (n - 1) if n > 1 else inner_w / 2), 1),
+            round(CHART_PAD + inner_h * (1 - v / 100), 1),
+        )
+        for i, v in enumerate(values)
+    ]
