@@ -20,7 +20,7 @@ class SignUpForm(UserCreationForm):
 
         # The computer players' names: a person under one would be taken for a computer everywhere.
         if is_computer_name(username):
-            raise forms.ValidationError("Names starting with “computer-” belong to the computer players.")
+            raise forms.ValidationError(_("Names starting with “computer-” belong to the computer players."))
         return username
 
 

@@ -3,12 +3,15 @@ sits at the table (a solo game, or one against computers): elsewhere it would be
 
 from __future__ import annotations
 
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
 from coach import judge
-from games import bots
+from games import bots, i18n
 from games.errors import Conflict, Forbidden, InvalidAction, NotFound
 from games.models import Game
 
-REFUSED = "Hints are only for solo games and games against the computer: another person is at this table."
+REFUSED = _("Hints are only for solo games and games against the computer: another person is at this table.")
 
 
 def offered(seats, user) -> bool:
@@ -22,27 +25,30 @@ def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
     """The (kind, state, options, seq) a hint is asked for, after every check; raises a GameError."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     seats = list(game.seats.select_related("user"))
     if not any(s.user_id == user.pk for s in seats):
-        raise Forbidden("Only a player at the table can ask for a hint.")
+        raise Forbidden(_("Only a player at the table can ask for a hint."))
     if not offered(seats, user):
         raise Forbidden(REFUSED)
     if game.status != Game.Status.PLAYING or not game.state:
-        raise Conflict("This game is not being played.", "not_playing")
+        raise Conflict(_("This game is not being played."), "not_playing")
     if game.engine.current_player(game.state) != user.username:
-        raise InvalidAction("It is not your turn: a hint is for your own decision.")
+        raise InvalidAction(_("It is not your turn: a hint is for your own decision."))
     return game.kind, game.state, game.options, game.seq
 
 
-def hint_frame(kind: str, state: dict, options: dict, seq: int) -> dict:
-    """The hint as the socket sends it (docs/protocol.md): pure computation, run off the event loop."""
+def hint_frame(kind: str, state: dict, options: dict, seq: int, language: str = "en") -> dict:
+    """The hint as the socket sends it (docs/protocol.md), its text in the asker's ``language``: pure
+    computation, run off the event loop."""
     best = bots.best(kind, state)
+    with translation.override(language):
+        text = i18n.render([judge.said(kind, state, best.action)])
     return {
         "type": "hint",
         "seq": seq,
         "action": best.action,
-        "text": judge.describe(kind, state, best.action),
+        "text": text,
         "value": round(best.value, 1),
         "decision": bots.decision(kind, state),
     }

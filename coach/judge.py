@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from games import bots, rules
 from games.bots.farkle_expert import expected_turn
+from games.rules.messages import Message, english, msg
 
 # The points one turn is worth to a good player of a card game (the interim player scores about 21 a
 # turn in both triple games; docs/coach.md): the unit the card games' costs are measured in.
@@ -30,6 +31,9 @@ class Judgement:
     accuracy: float
     expert_text: str
     text: str
+    # The same words as a message (games.rules.messages), said in each reader's language when shown.
+    expert_say: Message
+    say: Message
 
 
 def turn_worth(slug: str, options: dict | None) -> float:
@@ -65,6 +69,7 @@ def judge(slug: str, state: dict, action: dict, options: dict | None = None) -> 
     played = bots.value(slug, state, action)
     cost = best.value - played
     cost = 0.0 if cost < EPSILON else cost
+    expert_say, say = said(slug, state, best.action), said(slug, state, action)
     return Judgement(
         action=action,
         expert=best.action,
@@ -72,8 +77,10 @@ def judge(slug: str, state: dict, action: dict, options: dict | None = None) -> 
         value=played,
         cost=cost,
         accuracy=decision_accuracy(cost, turn_worth(slug, options)),
-        expert_text=describe(slug, state, best.action),
-        text=describe(slug, state, action),
+        expert_text=english([expert_say]),
+        text=english([say]),
+        expert_say=expert_say,
+        say=say,
     )
 
 
@@ -90,43 +97,51 @@ def _dice(state: dict, indices) -> str:
 
 
 def describe(slug: str, state: dict, action: dict) -> str:
-    """An action in words a player understands: "set aside 5 5 5 and roll 3 dice", "bank 450",
-    "hold 6 6 and roll", "score Full House in column 2 (+25)"."""
+    """An action in the engines' English: "set aside 5 5 5 and roll 3 dice", "bank 450"."""
+    return english([said(slug, state, action)])
+
+
+def said(slug: str, state: dict, action: dict) -> Message:
+    """An action in words a player understands, as a message with its parameters ("set aside 5 5 5
+    and roll 3 dice", "set aside 5 1 and bank 450", "hold 6 6 and roll", "score Full House in column 2
+    (+25)"), so that each reader gets them in their own language."""
     if slug == "farkle":
         return _farkle_words(state, action)
     return _card_words(slug, state, action)
 
 
-def _farkle_words(state: dict, action: dict) -> str:
+def _farkle_words(state: dict, action: dict) -> Message:
     from games.rules import farkle
 
     keep = action.get("keep", [])
     if not state["rolls"]:
-        return "roll the dice"
+        return msg("coach.roll")
     points = state["turn_points"] + farkle.score(state["dice"][i] for i in keep)
-    aside = f"set aside {_dice(state, keep)} and "
+    aside = _dice(state, keep)
     if action["type"] == "bank":
-        return f"{aside}bank {points}"
+        return msg("coach.farkle.bank", dice=aside, points=points)
     left = len(state["dice"]) - len(keep)
     if not left:
-        return f"{aside}roll all {state['dice_count']} dice again ({points} so far)"
-    return f"{aside}roll {left} {'die' if left == 1 else 'dice'} ({points} so far)"
+        return msg("coach.farkle.roll_all", dice=aside, count=state["dice_count"], points=points)
+    return msg("coach.farkle.roll", dice=aside, left=left, points=points)
 
 
-def _card_words(slug: str, state: dict, action: dict) -> str:
+def _card_words(slug: str, state: dict, action: dict) -> Message:
     engine = rules.get(slug)
     if action["type"] == "roll":
         hold = action.get("hold", [])
         if not state.get("roll"):
-            return "roll the dice"
-        return f"hold {_dice(state, hold)} and roll" if hold else "roll all the dice again"
+            return msg("coach.roll")
+        return msg("coach.card.hold", dice=_dice(state, hold)) if hold else msg("coach.card.reroll")
     if action["type"] != "score":
-        return action["type"]
+        return msg("coach.action", action=action["type"])
     player = engine.current_player(state)
     after = engine.apply(state, player, action, lambda n: [])
     gain = engine.scores(after)[player] - engine.scores(state)[player]
-    where = f" in column {action['column']}" if "column" in action else ""
-    return f"score {_box_label(engine, action['box'])}{where} (+{gain})"
+    label = _box_label(engine, action["box"])
+    if "column" in action:
+        return msg("coach.card.score_column", label=label, column=action["column"], gain=gain)
+    return msg("coach.card.score", label=label, gain=gain)
 
 
 def _box_label(engine, box: str) -> str:

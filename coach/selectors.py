@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from coach.models import Review, SeatReview
+from games import i18n
 from games.models import Game
 
 WORST_SHOWN = 3
@@ -40,13 +41,19 @@ def replay_review(game: Game) -> dict | None:
 
 
 def _note(d: dict) -> dict:
+    """A decision as the page shows it, its words in the active language (a review written before
+    decisions kept their messages keeps its English)."""
     return {
         "cost": d["cost"],
         "accuracy": d["accuracy"],
-        "text": d["text"],
-        "expert_text": d["expert_text"],
+        "text": _words(d, "say", "text"),
+        "expert_text": _words(d, "expert_say", "expert_text"),
         "best": d["cost"] == 0,
     }
+
+
+def _words(d: dict, message: str, english: str) -> str:
+    return i18n.render([d[message]]) if d.get(message) else d[english]
 
 
 def accuracy_over_time(user, kind: str) -> dict:

@@ -41,6 +41,8 @@ def seat_decisions(game: Game) -> dict[int, list[dict]]:
                 "text": j.text,
                 "expert": j.expert,
                 "expert_text": j.expert_text,
+                "say": j.say,
+                "expert_say": j.expert_say,
                 "expert_value": round(j.expert_value, 3),
                 "value": round(j.value, 3),
                 "cost": round(j.cost, 3),

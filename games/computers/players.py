@@ -15,7 +15,8 @@ from games.bots import STRENGTHS
 NAME_PREFIX = "computer-"
 # The strengths as people read them: a choice in a form, and the word of a computer's badge
 # ("computer · expert"), which the templates and the game page translate from the stored strength.
-STRENGTH_CHOICES = [("easy", _("Easy")), ("good", _("Good")), ("expert", _("Expert"))]
+_LABELS = {"easy": _("Easy"), "good": _("Good"), "expert": _("Expert")}
+STRENGTH_CHOICES = [(s, _LABELS[s]) for s in STRENGTHS]
 STRENGTH_WORDS = (gettext_noop("easy"), gettext_noop("good"), gettext_noop("expert"))
 # Enough for the largest table: every seat but its creator's.
 MAX_PER_TABLE = 5

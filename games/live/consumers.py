@@ -246,7 +246,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """The expert's move, to the asker alone; its checks read the database on the game's thread,
         the expert thinks in a thread of its own so that a slow one holds up no move of the game."""
         situation = await self._db(hints.hint_situation)(game_id=self.game_id, user=self.user)
-        await self.send_json(await asyncio.to_thread(hints.hint_frame, *situation))
+        await self.send_json(await asyncio.to_thread(hints.hint_frame, *situation, self.language))
 
     HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping, "say": on_chat, "ask_hint": on_hint}
 

@@ -210,7 +210,9 @@ def _check_absent(game: Game, sender: Seat, now) -> Decision:
     ((last_seen, connected, reached, computer),) = (yield Batch([("absence", params)]))[0]
     if computer:
         # The worker plays a computer's turn; one that is late is waiting for the worker, not away.
-        raise InvalidAction(f"{current} is a computer player: it never leaves the table.", "not_absent")
+        raise InvalidAction(
+            _("%(player)s is a computer player: it never leaves the table."), "not_absent", player=current
+        )
     away = 0.0
     if not connected:
         since = [game.turn_started_at, move_sql.from_datetime(last_seen), game.started_at]

@@ -133,6 +133,22 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "The game is over: %(winners)s share the win after %(laps)s laps.",
         "laps",
     ),
+    # --- the coach's words for a move (coach.judge): a hint, a review's decisions ---
+    "coach.roll": gettext_noop("roll the dice"),
+    "coach.farkle.bank": gettext_noop("set aside %(dice)s and bank %(points)s"),
+    "coach.farkle.roll": ngettext_lazy(
+        "set aside %(dice)s and roll %(left)s die (%(points)s so far)",
+        "set aside %(dice)s and roll %(left)s dice (%(points)s so far)",
+        "left",
+    ),
+    "coach.farkle.roll_all": gettext_noop(
+        "set aside %(dice)s and roll all %(count)s dice again (%(points)s so far)"
+    ),
+    "coach.card.hold": gettext_noop("hold %(dice)s and roll"),
+    "coach.card.reroll": gettext_noop("roll all the dice again"),
+    "coach.card.score": gettext_noop("score %(label)s (+%(gain)s)"),
+    "coach.card.score_column": gettext_noop("score %(label)s in column %(column)s (+%(gain)s)"),
+    "coach.action": gettext_noop("play %(action)s"),
     # --- pieces of sentences ---
     "list.and": gettext_noop("%(first)s and %(last)s"),
     "die.painted": gettext_noop("%(colour)s %(face)s"),

@@ -6,8 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import catalogue
-from games.bots import STRENGTHS
-from games.computers.players import MAX_PER_TABLE
+from games.computers.players import MAX_PER_TABLE, STRENGTH_CHOICES
 
 
 def _option_fields() -> dict[str, forms.Field]:
@@ -52,14 +51,14 @@ class GameCreateForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        label="Computer players",
-        help_text="They take seats beside yours; with every seat taken, the game starts at once.",
+        label=_("Computer players"),
+        help_text=_("They take seats beside yours; with every seat taken, the game starts at once."),
     )
     strength = forms.ChoiceField(
-        choices=[(s, s.capitalize()) for s in STRENGTHS],
+        choices=STRENGTH_CHOICES,
         initial="good",
         required=False,
-        label="Computer strength",
+        label=_("Computer strength"),
     )
     absence_limit = forms.TypedChoiceField(
         choices=ABSENCE_CHOICES,

@@ -113,28 +113,28 @@ def game_create(
 
 def _check_computers(count, strength: str, seats: int) -> None:
     if not isinstance(count, int) or not 0 <= count < seats:
-        raise BadRequest("Computer players take the seats beside yours: at most one fewer than the seats.")
+        raise BadRequest(_("Computer players take the seats beside yours: at most one fewer than the seats."))
     if count and strength not in STRENGTHS:
-        raise BadRequest(f"There is no computer strength {strength!r}.")
+        raise BadRequest(_("There is no computer strength %(strength)s."), strength=repr(strength))
 
 
 def _check_host_of_open(game: Game, user) -> None:
     if game.creator_id != user.pk:
-        raise Forbidden("Only the player who created the game can seat computer players.")
+        raise Forbidden(_("Only the player who created the game can seat computer players."))
     if game.status != Game.Status.OPEN:
-        raise Conflict("This game has already started.")
+        raise Conflict(_("This game has already started."))
 
 
 def game_add_computer(*, game_id: int, user, strength: str) -> Seat:
     """The creator seats a computer player of ``strength`` at their open table."""
     if strength not in STRENGTHS:
-        raise BadRequest(f"There is no computer strength {strength!r}.")
+        raise BadRequest(_("There is no computer strength %(strength)s."), strength=repr(strength))
     with transaction.atomic():
         game = _locked(game_id)
         _check_host_of_open(game, user)
         seats = list(game.seats.select_related("user"))
         if len(seats) >= game.max_seats:
-            raise Conflict("This game is full.")
+            raise Conflict(_("This game is full."))
         computer = computer_players.free_computer(strength, [s.user.username for s in seats])
         taken = {s.position for s in seats}
         position = next(p for p in range(game.max_seats) if p not in taken)
@@ -150,7 +150,7 @@ def game_remove_computer(*, game_id: int, user, username: str) -> None:
         _check_host_of_open(game, user)
         seat = game.seats.filter(user__username=username).exclude(user__computer="").first()
         if seat is None:
-            raise NotFound("There is no such computer player at this table.")
+            raise NotFound(_("There is no such computer player at this table."))
         seat.delete()
         _close_gaps(game)
         _announce_lobby(game)

@@ -207,7 +207,7 @@ def game_computers(request: HttpRequest, game_id: int) -> HttpResponse:
     which it may not hear of without a shared channel layer)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     if not services.can_watch(game, request.user):
-        return JsonResponse({"error": "You cannot watch this game."}, status=403)
+        return JsonResponse({"error": _("You cannot watch this game.")}, status=403)
     return JsonResponse({"seq": game.seq, "waiting_for_worker": waiting_for_worker(game)})
 
 

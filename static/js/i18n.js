@@ -30,6 +30,12 @@ export function number(value) {
   return language.startsWith('en') ? String(value) : Number(value).toLocaleString(language);
 }
 
+/** A figure with ``digits`` decimals as the reader writes it: 50,0 in German, 50.0 in English. */
+export function decimal(value, digits = 1) {
+  if (language.startsWith('en')) return Number(value).toFixed(digits);
+  return Number(value).toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
 function names(words) {
   if (words.length <= 1) return words.join('');
   return fmt(gettext(catalogue.messages['list.and']), { first: words.slice(0, -1).join(', '), last: words.at(-1) });

@@ -2,7 +2,7 @@
 // The page carries the first step whole and each later one as a JSON Patch (RFC 6902), gzipped
 // (games/results/replays.py): every state is rebuilt here, once, by applying the patches in order.
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
-import { eventText, fmt, gettext } from "./i18n.js";
+import { decimal, eventText, fmt, gettext } from "./i18n.js";
 
 async function unpack(packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
@@ -35,16 +35,20 @@ const coachLine = document.getElementById("replay-coach");
 function badge(note) {
   const span = document.createElement("span");
   span.className = `coach-badge ${note.best ? "best" : "cost"}`;
-  span.textContent = note.best ? "✓" : `−${note.cost.toFixed(1)}`;
-  span.title = note.best ? "The expert's choice" : `${note.cost.toFixed(1)} expected points given away`;
+  span.textContent = note.best ? "✓" : `−${decimal(note.cost)}`;
+  span.title = note.best
+    ? gettext("The expert's choice")
+    : fmt(gettext("%(cost)s expected points given away"), { cost: decimal(note.cost) });
   return span;
 }
 
 function coachText(n) {
   const note = notes[String(n)];
   if (!note) return "";
-  if (note.best) return `Coach: ${note.player} played the expert's choice (${note.expert_text}).`;
-  return `Coach: ${note.player} chose to ${note.text}. Expert: ${note.expert_text} (+${note.cost.toFixed(1)} expected).`;
+  // The moves' words are the page's language already (coach.selectors).
+  const said = { player: note.player, move: note.text, expert: note.expert_text, cost: decimal(note.cost) };
+  if (note.best) return fmt(gettext("Coach: %(player)s played the expert's choice (%(expert)s)."), said);
+  return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (+%(cost)s expected)."), said);
 }
 
 data.entries.forEach((entry, i) => {

@@ -11,7 +11,7 @@ import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
 import { HintPanel } from './coach.js';
 import { viewModule } from './views.js';
-import { eventText, fmt, gettext } from '../i18n.js';
+import { eventText, fmt, gettext, gettext_noop } from '../i18n.js';
 
 const OVER = new Set(['finished', 'abandoned']);
 // A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
@@ -22,7 +22,7 @@ const ERROR_MS = 6000;
 // channel layer, which without Redis (one process's memory) they cannot; the page then syncs by itself.
 // The server says the worker is not running once the move is overdue by a few seconds.
 const COMPUTER_LATE_MS = 2000;
-const WORKER_NOTICE = 'The computer players are waiting for the background worker, which is not running.';
+const WORKER_NOTICE = gettext_noop('The computer players are waiting for the background worker, which is not running.');
 
 export class GameApp {
   constructor(root) {
@@ -192,7 +192,7 @@ export class GameApp {
     this.workerDown = down;
     if (!this.dom?.worker) return;
     this.dom.worker.hidden = !down;
-    this.dom.worker.textContent = down ? WORKER_NOTICE : '';
+    this.dom.worker.textContent = down ? gettext(WORKER_NOTICE) : '';
   }
 
   #serverError(message) {

@@ -2,13 +2,14 @@
 // server for the expert's move for the player's current decision and shows it until the game moves on.
 
 import { h } from './dom.js';
+import { decimal, fmt, gettext } from '../i18n.js';
 
 export class HintPanel {
   constructor(client) {
     this.client = client;
     this.hint = null;
     this.asked = null;
-    this.button = h('button', { type: 'button', class: 'button small secondary', id: 'hint-button', disabled: true, onclick: () => this.ask() }, 'Hint');
+    this.button = h('button', { type: 'button', class: 'button small secondary', id: 'hint-button', disabled: true, onclick: () => this.ask() }, gettext('Hint'));
     this.text = h('p', { class: 'hint-text', id: 'hint-text', 'aria-live': 'polite' });
     this.el = h('div', { class: 'g-coach', id: 'g-coach' }, this.button, this.text);
   }
@@ -16,7 +17,7 @@ export class HintPanel {
   ask() {
     this.asked = this.client.lastSeq;
     if (this.client.askHint()) {
-      this.text.textContent = 'The expert is thinking…';
+      this.text.textContent = gettext('The expert is thinking…');
     }
   }
 
@@ -32,10 +33,12 @@ export class HintPanel {
     if (this.asked !== null && this.asked !== this.client.lastSeq) this.asked = null;
     let text = '';
     if (this.hint) {
+      // The move's words come from the server in the asker's language (coach.hints).
       const { text: move, value, decision } = this.hint;
+      const said = { move, value: decimal(value) };
       text = decision
-        ? `Expert: ${move} (${value.toFixed(1)} expected)`
-        : `Expert: ${move}: nothing to choose yet (${value.toFixed(1)} expected this turn).`;
+        ? fmt(gettext('Expert: %(move)s (%(value)s expected)'), said)
+        : fmt(gettext('Expert: %(move)s: nothing to choose yet (%(value)s expected this turn).'), said);
     } else if (this.asked !== null) {
       text = this.text.textContent;
     }

@@ -4,9 +4,9 @@
 import { h, listText } from './dom.js';
 import { eventText, fmt, gettext, ngettext, number } from '../i18n.js';
 
-/** A computer player's badge: "computer · expert". */
+/** A computer player's badge: "computer · expert" (the strength's word from the server's catalogue). */
 export function computerTag(strength) {
-  return h('span', { class: 'tag computer' }, `computer · ${strength}`);
+  return h('span', { class: 'tag computer' }, fmt(gettext('computer · %(strength)s'), { strength: gettext(strength) }));
 }
 
 export function playerItems({ rows, me, goal }) {
