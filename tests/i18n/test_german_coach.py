@@ -65,7 +65,8 @@ def test_a_review_written_before_the_messages_keeps_its_english(make_user, scrip
     game = farkle_game(ann, scripted_dice, first_bank=[0, 1, 2])
     coach.review_game(game_id=game.pk)
     review = SeatReview.objects.get(seat__game=game)
-    review.decisions = [{k: v for k, v in d.items() if k not in ("say", "expert_say")} for d in review.decisions]
+    old = [{k: v for k, v in d.items() if k not in ("say", "expert_say")} for d in review.decisions]
+    review.decisions = old
     review.save(update_fields=["decisions"])
     page = german(ann).get(reverse("games:replay", args=[game.pk])).content.decode()
     assert coach_data(page)["2"]["text"] == "set aside 1 1 1 and bank 1000"
@@ -99,8 +100,8 @@ def test_the_computers_in_the_waiting_room_lobby_and_statistics_speak_german(mak
     stats = client.get(reverse("players:stats", args=["ann"]) + "?kind=farkle&opponents=computers")
     text = visible_text(stats.content.decode())
     assert "Mit Computerspielern" in text and "Noch keine beendeten Spiele Farkle" in text
-    for page in (page, lobby, stats.content.decode()):
-        assert english_left(visible_text(page), NAMES) == []
+    for shown in (page, lobby, stats.content.decode()):
+        assert english_left(visible_text(shown), NAMES) == []
 
 
 @pytest.mark.django_db
