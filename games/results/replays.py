@@ -97,6 +97,13 @@ def _pointer_token(key) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
+def _said(result: dict) -> dict:
+    """What a step says: its messages, which the page says in its reader's language (static/js/i18n.js),
+    or, for an event stored before events had codes, its English text (never both: the page's size)."""
+    parts = result.get("msg")
+    return {"msg": parts} if parts else {"text": result.get("text", "")}
+
+
 def game_replay_data(game: Game) -> dict:
     """The replay page's data: the game's view and card, and, packed, its first frame, the patch of
     each later step and the log. Packed is gzip in base64: a full 4-player Triple Yahtzee 99 game is
@@ -104,14 +111,7 @@ def game_replay_data(game: Game) -> dict:
     server in front compressing it."""
     frames = game_replay_frames(game)
     entries = [
-        {
-            "seq": a.seq,
-            "player": a.seat.user.username,
-            "action": a.action,
-            # The English text, and the messages the page says in its reader's language (static/js/i18n.js).
-            "text": a.result.get("text", ""),
-            "msg": a.result.get("msg", []),
-        }
+        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, **_said(a.result)}
         for a in game.actions.select_related("seat__user").order_by("seq")
     ]
     log = {

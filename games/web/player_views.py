@@ -84,13 +84,13 @@ def _translated(figures: list[Figure], tables: list[Table]) -> tuple[list[Figure
 
 
 def _no_games(kind: GameKind, stats: dict, variants: bool) -> str:
-    name = f"{kind.name} ({kind.variant_text(stats['goal']).lower()})" if variants else kind.name
-    opponents = stats["opponents"]
+    variant = f" ({kind.variant_text(stats['goal']).lower()})" if variants else ""
+    # Translators: %(variant)s is empty or the option chosen, in brackets with a space before it.
     sentence = {
-        "people": gettext("No finished %(name)s games among people yet."),
-        "computers": gettext("No finished %(name)s games with computer players yet."),
-    }.get(opponents, gettext("No finished %(name)s games yet."))
-    return sentence % {"name": name}
+        "people": gettext("No finished %(name)s games%(variant)s among people yet."),
+        "computers": gettext("No finished %(name)s games%(variant)s with computer players yet."),
+    }.get(stats["opponents"], gettext("No finished %(name)s games%(variant)s yet."))
+    return sentence % {"name": kind.name, "variant": variant}
 
 
 @login_required
