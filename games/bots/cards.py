@@ -49,7 +49,7 @@ class Codes:
         self.boxes = {}
         for box, (values, flags) in game.box_arrays(self.universe.rows[DICE]).items():
             pairs, inverse = np.unique(values * 2 + flags, return_inverse=True)
-            self.boxes[box] = ([(int(p) // 2, int(p) % 2) for p in pairs], inverse.astype(np.int32))
+            self.boxes[box] = ([(int(p) // 2, int(p) % 2) for p in pairs], inverse.astype(np.intp))
 
 
 _codes: dict[str, Codes] = {}
@@ -73,7 +73,7 @@ class Turn:
         for box, picked in self.evaluator.placements:
             pairs, inverse = c.boxes[box]
             values = np.array([self.evaluator.value(box, picked, v, f) for v, f in pairs], dtype=np.float32)
-            np.maximum(final, values[inverse], out=final)
+            np.maximum(final, np.take(values, inverse), out=final)
         self.expert = expert
         self.tables = TurnTables(c.universe, final, 2 if expert else 1)
         self._start: float | None = None

@@ -34,8 +34,10 @@ class Universe:
             for n in range(DICE + 1)
         ]
         self.keys = [self._key(r) for r in self.rows]
-        self.children = [self._children(n) for n in range(DICE)]
-        self.parents = [None] + [self._parents(n) for n in range(1, DICE + 1)]
+        # Stored one column per added or removed die, contiguous: a gather per column and in-place sums
+        # and maxima are many times faster than numpy's reductions along a short axis.
+        self.children = [np.ascontiguousarray(self._children(n).T) for n in range(DICE)]
+        self.parents = [None] + [np.ascontiguousarray(self._parents(n).T) for n in range(1, DICE + 1)]
 
     def _key(self, rows: np.ndarray) -> np.ndarray:
         # A multiset's sorted sides read as digits in base ``types + 1`` (0 pads shorter rows).
@@ -46,7 +48,7 @@ class Universe:
 
     def index(self, n: int, rows: np.ndarray) -> np.ndarray:
         rows = np.sort(rows, axis=1)
-        return np.searchsorted(self.keys[n], self._key(rows)).astype(np.int32)
+        return np.searchsorted(self.keys[n], self._key(rows)).astype(np.intp)
 
     def _children(self, n: int) -> np.ndarray:
         base = self.rows[n]
@@ -63,7 +65,7 @@ class Universe:
     def _parents(self, n: int) -> np.ndarray:
         """For each multiset of ``n`` dice, the rows (size n - 1) left by taking out its j-th die."""
         base = self.rows[n]
-        out = np.empty((len(base), n), dtype=np.int32)
+        out = np.empty((len(base), n), dtype=np.intp)
         for j in range(n):
             out[:, j] = self.index(n - 1, np.delete(base, j, axis=1))
         return out
@@ -79,15 +81,26 @@ class Universe:
         once the other 5 - n dice are rolled."""
         out: list[np.ndarray] = [None] * DICE + [final]
         for n in range(DICE - 1, -1, -1):
-            out[n] = out[n + 1][self.children[n]].mean(axis=1)
+            children = self.children[n]
+            total = np.take(out[n + 1], children[0])
+            for column in children[1:]:
+                total += np.take(out[n + 1], column)
+            out[n] = total / self.types
         return out
+
+    def _max_over(self, values: np.ndarray, n: int) -> np.ndarray:
+        parents = self.parents[n]
+        best = np.take(values, parents[0])
+        for column in parents[1:]:
+            np.maximum(best, np.take(values, column), out=best)
+        return best
 
     def best_subset(self, holds: list[np.ndarray]) -> np.ndarray:
         """For each five-dice row, the best of ``holds`` over its sub-multisets of at most four dice."""
         closure = holds[0]
         for n in range(1, DICE):
-            closure = np.maximum(holds[n], closure[self.parents[n]].max(axis=1))
-        return closure[self.parents[DICE]].max(axis=1)
+            closure = np.maximum(holds[n], self._max_over(closure, n))
+        return self._max_over(closure, DICE)
 
 
 @cache

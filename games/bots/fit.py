@@ -46,19 +46,24 @@ def _value_dist(values: list[int], top: int) -> list[float]:
 
 
 def _basic(filled: dict[str, list]) -> tuple[dict, dict]:
-    mean = {b: fmean(v for v, _ in fills) if fills else 0.0 for b, fills in filled.items()}
-    var = {b: pvariance([v for v, _ in fills]) if len(fills) > 1 else 0.0 for b, fills in filled.items()}
+    mean = {b: fmean(f[0] for f in fills) if fills else 0.0 for b, fills in filled.items()}
+    var = {b: pvariance([f[0] for f in fills]) if len(fills) > 1 else 0.0 for b, fills in filled.items()}
     return mean, var
 
 
 def _quintzee(filled: dict[str, list], games: int) -> dict:
     mean, var = _basic(filled)
-    fills = [d for f in filled.values() for _, d in f]
+    fills = [f[1] for fs in filled.values() for f in fs]
     five = sum(1 for d in fills if len(set(d)) == 1)
+    by_column = {
+        b: [fmean([v for v, _, c in filled[b] if c == col] or [mean[b]]) for col in tq.COLUMNS]
+        for b in tq.BOXES
+    }
     return {
         "mean": mean,
+        "mean_by_column": by_column,
         "var": var,
-        "dist": {b: _counts_dist([v for v, _ in filled[b]], tq.FACE[b]) for b in tq.TOP},
+        "dist": {b: _counts_dist([f[0] for f in filled[b]], tq.FACE[b]) for b in tq.TOP},
         "five_rate": five / len(fills),
     }
 
@@ -72,19 +77,19 @@ def _three(box: str, value: int, dice: list) -> bool:
 def _yahtzee99(filled: dict[str, list], games: int) -> dict:
     mean, var = _basic(filled)
     # Optional boxes: their worth per slot is what they average over every game, filled or not.
-    slots = [v for v, _ in filled["yahtzee_bonus"]] + [0] * (3 * games - len(filled["yahtzee_bonus"]))
+    slots = [f[0] for f in filled["yahtzee_bonus"]] + [0] * (3 * games - len(filled["yahtzee_bonus"]))
     mean["yahtzee_bonus"] = fmean(slots)
     var["yahtzee_bonus"] = pvariance(slots)
     for w in ty.WASTE:
         mean[w], var[w] = 0.0, 0.0
     three = {
-        b: fmean(_three(b, v, d) for v, d in filled[b]) if filled[b] else 0.0
+        b: fmean(_three(b, f[0], f[1]) for f in filled[b]) if filled[b] else 0.0
         for b in (*ty.FACE_BOXES, *sorted(ty.LOWER_COUNTED))
     }
     return {
         "mean": mean,
         "var": var,
-        "dist": {b: _counts_dist([v for v, _ in filled[b]], ty.FACE[b]) for b in ty.UPPER},
+        "dist": {b: _counts_dist([f[0] for f in filled[b]], ty.FACE[b]) for b in ty.UPPER},
         "three": three,
         "waste": WASTE_VALUE,
     }
@@ -92,13 +97,13 @@ def _yahtzee99(filled: dict[str, list], games: int) -> dict:
 
 def _painted(filled: dict[str, list], games: int) -> dict:
     mean, var = _basic(filled)
-    colours = [v for b in pd.CENTER for v, _ in filled[b]]
+    colours = [f[0] for b in pd.CENTER for f in filled[b]]
     for b in pd.CENTER:  # the five colours play alike: one figure for all
         mean[b], var[b] = fmean(colours), pvariance(colours)
     return {
         "mean": mean,
         "var": var,
-        "dist": {b: _counts_dist([v for v, _ in filled[b]], pd.FACE[b]) for b in pd.UPPER},
+        "dist": {b: _counts_dist([f[0] for f in filled[b]], pd.FACE[b]) for b in pd.UPPER},
         "colour_dist": _value_dist(colours, 30),
     }
 
@@ -114,7 +119,7 @@ def simulate(slug: str, strength: str, games: int, rng: random.Random) -> tuple[
 
     def seen(event: dict) -> None:
         dice = [d[0] if isinstance(d, list) else d for d in event["dice"]]
-        filled[event["box"]].append((event["points"], dice))
+        filled[event["box"]].append((event["points"], dice, event["column"]))
 
     scores = [play.solo(slug, strength, rng, seen) for _ in range(games)]
     return SUMMARISE[slug](filled, games), fmean(scores)

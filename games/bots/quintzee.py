@@ -1,12 +1,14 @@
 """Triple Quintzee's card evaluation for the computer players (games/bots/cards.py plays the turn).
 
 A placement's value is the points it adds now (the multiplier, a top bonus reached, a Quintzee bonus)
-plus the change in what the rest of the card is worth: each open box its multiplier times the fitted
-mean of the box, each column's top bonus 35 x multiplier x the chance its open top boxes still make up
-the 63 (fitted distributions of each top box), and, once all three Quintzee boxes are filled, the
-fitted rate of five of a kinds times 100 x the mean multiplier for every turn left. The right-most rule
-decides where a non-zero Full House, straight or Quintzee lands, so the picked column matters only for
-a scratch.
+plus the change in what the rest of the card is worth:
+- each open box: its multiplier x the fitted mean of that box in that column;
+- each column's top bonus: 35 x multiplier x the chance its open top boxes still make up the 63 (from
+  the fitted distribution of each top box);
+- once all three Quintzee boxes are filled: the fitted rate of five of a kinds x 100 x the mean
+  multiplier, for every turn left.
+The right-most rule decides where a non-zero Full House, straight or Quintzee lands, so the picked
+column matters only for a scratch.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def flag(box: str, faces: list) -> int:
 class Fitted:
     def __init__(self):
         p = params(slug)
-        self.mean = p["mean"]
+        self.mean = p["mean_by_column"]
         self.five_rate = p["five_rate"]
         self.top = SumTail([_dist(p["dist"][b], tq.FACE[b]) for b in tq.TOP])
 
@@ -110,7 +112,7 @@ class Evaluator:
     def _change(self, lands: int, box: str, sub: int, earned: bool) -> float:
         fit = self.fit
         m = lands
-        change = -m * fit.mean[box]
+        change = -m * fit.mean[box][lands - 1]
         if box in tq.FACE and not earned:
             open_top = self.open[lands - 1]
             before = fit.top(

@@ -63,6 +63,24 @@ class Fitted:
         self.upper = SumTail([_by_value(p["dist"][b], ty.FACE[b]) for b in ty.UPPER])
         self.upper_three = CountTail([p["three"][b] for b in ty.FACE_BOXES])
         self.lower_three = CountTail([p["three"][b] for b in COUNTED])
+        self._open: dict[frozenset, tuple] = {}
+        self.tiers: dict[tuple[int, int], float] = {}  # (open upper mask, upper subtotal) -> expected tiers
+
+    def open_figures(self, boxes: frozenset) -> tuple:
+        """(upper mask, face mask, counted mask, lower mean, lower variance, mean of the open boxes) of a
+        column's open boxes; few distinct sets come up, so they are remembered."""
+        figures = self._open.get(boxes)
+        if figures is None:
+            lower = [b for b in LOWER_OPEN if b in boxes]
+            figures = self._open[boxes] = (
+                mask_of(boxes, ty.UPPER),
+                mask_of(boxes, ty.FACE_BOXES),
+                mask_of(boxes, COUNTED),
+                sum(self.mean[b] for b in lower),
+                sum(self.var[b] for b in lower),
+                sum(self.mean[b] for b in boxes if b not in ty.WASTE),
+            )
+        return figures
 
 
 def _by_value(counts: list[float], face: int) -> list[float]:
@@ -160,18 +178,22 @@ class Evaluator:
     def _place(self, k: int, box: str, v: int, three: int) -> list[Column]:
         cols = list(self.columns)
         c = cols[k - 1]
-        c = c._replace(
-            open=c.open - {box},
-            upper=c.upper + (v if box in ty.UPPER else 0),
-            lower=c.lower + (v if box in ty.LOWER else 0),
-            upper_count=c.upper_count + (three if box in ty.FACE_BOXES else 0),
-            lower_count=c.lower_count + (three if box in ty.LOWER_COUNTED else 0),
+        c = Column(
+            k,
+            c.open - {box},
+            c.upper + (v if box in ty.UPPER else 0),
+            c.lower + (v if box in ty.LOWER else 0),
+            c.upper_count + (three if box in ty.FACE_BOXES else 0),
+            c.lower_count + (three if box in ty.LOWER_COUNTED else 0),
+            c.status,
+            c.multiplier,
+            c.meets,
         )
         if not c.meets and _meets(c):
             c = c._replace(meets=True)
             if c.status == "pending":
                 if k == 1 or cols[k - 2].status == "upgraded":
-                    c = c._replace(status="upgraded", multiplier=ty.UPGRADE[k])
+                    c = c._replace(status="upgraded", multiplier=ty.UPGRADE[k])  # rare: once a column
                 else:
                     c = c._replace(status="blocked")
                     for j in range(k, len(cols)):
@@ -200,19 +222,19 @@ class Evaluator:
 
     def _rest(self, c: Column) -> float:
         fit = self.fit
-        rest = sum(fit.mean[b] for b in c.open if b not in ty.WASTE)
-        mask = mask_of(c.open, ty.UPPER)
-        tiers = sum(step * fit.upper(mask, at - c.upper) for at, step in TIERS)
+        upper, _, _, _, _, rest = fit.open_figures(c.open)
+        key = (upper, c.upper)
+        tiers = fit.tiers.get(key)
+        if tiers is None:
+            tiers = fit.tiers[key] = sum(step * fit.upper(upper, at - c.upper) for at, step in TIERS)
         return rest + tiers - ty.upper_bonus(c.upper)
 
     def _meet_chance(self, c: Column) -> float:
         if c.status != "pending":
             return 0.0
         fit = self.fit
-        p = fit.upper_three(mask_of(c.open, ty.FACE_BOXES), ty.MIN_UPPER_COUNT - c.upper_count)
-        p *= fit.lower_three(mask_of(c.open, COUNTED), ty.MIN_LOWER_COUNT - c.lower_count)
-        p *= fit.upper(mask_of(c.open, ty.UPPER), ty.MIN_UPPER_SUBTOTAL - c.upper)
-        lower = [b for b in LOWER_OPEN if b in c.open]
-        mean = sum(fit.mean[b] for b in lower)
-        var = sum(fit.var[b] for b in lower)
+        upper, faces, counted, mean, var, _ = fit.open_figures(c.open)
+        p = fit.upper_three(faces, ty.MIN_UPPER_COUNT - c.upper_count)
+        p *= fit.lower_three(counted, ty.MIN_LOWER_COUNT - c.lower_count)
+        p *= fit.upper(upper, ty.MIN_UPPER_SUBTOTAL - c.upper)
         return p * normal_tail(mean, var, ty.MIN_LOWER_TOTAL - c.lower)
