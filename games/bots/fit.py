@@ -3,7 +3,8 @@
 Run: ``python -m games.bots.fit <slug> [--games N] [--rounds R] [--seed S]``.
 
 Round 0 plays ``N`` solo games with the good player (which needs no figures); every later round plays
-``N`` games with the expert on the figures of the round before. Each round's figures are what the
+``N`` games with the expert on the figures of the round before, and the figures kept are those of the
+round the expert scored best with. Each round's figures are what the
 player wrote in each box: the distribution of the raw value (top boxes by dice, colour boxes by value),
 its mean and variance, how often a box counted as a three of a kind (Triple Yahtzee 99's upgrades) and
 how often a five of a kind was scored (Triple Quintzee's bonus). Seeded: the same command writes the
@@ -147,11 +148,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures, mean = simulate(args.slug, "good", args.games, rng)
     sys.stdout.write(f"round 0 (good): mean score {mean:.1f}\n")
     _store(args.slug, figures)
+    # Each round plays on the figures of the round before; the figures kept are those the expert
+    # scored best with (refitting on one's own play can oscillate).
+    best, best_mean = figures, -1.0
     for r in range(1, args.rounds + 1):
+        used = figures
         figures, mean = simulate(args.slug, "expert", args.games, rng)
-        sys.stdout.write(f"round {r} (expert): mean score {mean:.1f}\n")
+        sys.stdout.write(f"round {r} (expert on round {r - 1}'s figures): mean score {mean:.1f}\n")
         sys.stdout.flush()
+        if mean > best_mean:
+            best, best_mean = used, mean
         _store(args.slug, figures)
+    _store(args.slug, best)
     return 0
 
 
