@@ -2,8 +2,8 @@
 
 One turn engine serves the three games; each game's module (quintzee, yahtzee99, painted) says what a
 placement on its card is worth. A turn's values are computed once per card and strength (the card does
-not change during a turn) and kept in a small cache, so the second and third decisions of a turn are
-look-ups.
+not change during a turn), when the turn's first roll is chosen, and kept in a small cache, so the
+decisions of the turn are look-ups.
 
 - **expert** (``best``/``value``): exact expectation over the rolls left (games/bots/dicedp.py). With no
   re-roll left, the dice are worth the best placement: the points now plus the change in the fitted
@@ -131,6 +131,9 @@ def value(slug: str, state: dict, action: dict) -> float:
 
 def choose(slug: str, state: dict, strength: str, rng: random.Random) -> dict:
     if state["roll"] == 0:
+        # The card is known before the first roll: the turn's tables are computed now, while the first
+        # roll (no choice) is played, so the decisions that follow are look-ups.
+        _turn(slug, state, strength == "expert")
         return {"type": "roll", "hold": []}
     ranked = _ranked(slug, state, strength == "expert")
     if strength == "easy" and rng.random() < MISTAKE_RATE:
