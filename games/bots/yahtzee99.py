@@ -27,7 +27,6 @@ slug = ty.slug
 TYPES = 6
 ORDER = 0.7  # a pending left neighbour upgrades first about this often when both would
 COUNTED = tuple(sorted(ty.LOWER_COUNTED))
-LOWER_OPEN = (*ty.LOWER,)
 TIERS = ((63, 35), (70, 15), (76, 20))
 
 
@@ -71,7 +70,7 @@ class Fitted:
         column's open boxes; few distinct sets come up, so they are remembered."""
         figures = self._open.get(boxes)
         if figures is None:
-            lower = [b for b in LOWER_OPEN if b in boxes]
+            lower = [b for b in ty.LOWER if b in boxes]
             figures = self._open[boxes] = (
                 mask_of(boxes, ty.UPPER),
                 mask_of(boxes, ty.FACE_BOXES),
@@ -193,7 +192,7 @@ class Evaluator:
             c = c._replace(meets=True)
             if c.status == "pending":
                 if k == 1 or cols[k - 2].status == "upgraded":
-                    c = c._replace(status="upgraded", multiplier=ty.UPGRADE[k])  # rare: once a column
+                    c = c._replace(status="upgraded", multiplier=ty.UPGRADE[k])
                 else:
                     c = c._replace(status="blocked")
                     for j in range(k, len(cols)):
