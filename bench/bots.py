@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import resource
 import sys
@@ -167,7 +168,8 @@ def run(games: int, turns: int, processes: int, out=sys.stdout) -> dict:
                 "laps": summary([lap for r in parts for lap in r["laps"]]),
                 **_timing([t for r in parts for t in r["times"]]),
             }
-    result.update(cards=cards, farkle=farkle, peak_rss_mb=round(rss, 1))
+    load = os.getloadavg()[1]  # the machine may be shared: decision times depend on it
+    result.update(cards=cards, farkle=farkle, peak_rss_mb=round(rss, 1), load_average_5min=round(load, 2))
     out.write(table(result) + "\n")
     return result
 
@@ -217,8 +219,9 @@ def write_doc(result: dict, command: str) -> None:
         [
             SECTION,
             "",
-            f"Measured by `{command}` ({result['processes']} processes, {result['seconds']:.0f} s; "
-            "figures in docs/benchmarks/bots.json). Solo games with seeded dice, every action through "
+            f"Measured by `{command}` ({result['processes']} processes, {result['seconds']:.0f} s, load "
+            f"average {result['load_average_5min']:.1f} on {os.cpu_count()} cores at the end; figures in "
+            "docs/benchmarks/bots.json). Solo games with seeded dice, every action through "
             "`games.bots.choose`; random is a uniformly random legal action. Farkle: solo games to 10,000; "
             "points per turn counts a Farkle as 0. A decision is an action with a choice; a card game's "
             "first roll has none, and the card players compute the turn's tables then (first roll p99).",
