@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
 from collections import OrderedDict
 from types import ModuleType
 
@@ -54,6 +55,7 @@ class Codes:
 
 _codes: dict[str, Codes] = {}
 _turns: OrderedDict = OrderedDict()
+_lock = threading.Lock()  # the site may ask from several threads at once
 
 
 def codes(slug: str) -> Codes:
@@ -104,13 +106,16 @@ class Turn:
 def _turn(slug: str, state: dict, expert: bool) -> Turn:
     card = state["cards"][state["current"]]
     key = (slug, expert, json.dumps(card, sort_keys=True))
-    turn = _turns.get(key)
-    if turn is None:
-        turn = _turns[key] = Turn(slug, card, expert)
+    with _lock:
+        turn = _turns.get(key)
+        if turn is not None:
+            _turns.move_to_end(key)
+            return turn
+    turn = Turn(slug, card, expert)
+    with _lock:
+        _turns[key] = turn
         if len(_turns) > CACHE_SIZE:
             _turns.popitem(last=False)
-    else:
-        _turns.move_to_end(key)
     return turn
 
 
