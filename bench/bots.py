@@ -246,11 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, help="Farkle turns per dice count and strength (default 100000)")
     parser.add_argument("--processes", type=int, default=2, choices=(1, 2))
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run: 8 games, 400 turns, writes nothing"
+        "--quick", action="store_true", help="a smoke run that writes nothing (default 8 games, 400 turns)"
     )
     args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.turns = 8, 400
+    args.games = args.games or (8 if args.quick else 2000)
+    args.turns = args.turns or (400 if args.quick else 100_000)
     result = run(args.games, args.turns, args.processes)
     if not args.quick:
         JSON_OUT.write_text(json.dumps(result, indent=1) + "\n")
