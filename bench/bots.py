@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = run(args.games, args.turns, args.processes)
     if not args.quick:
         JSON_OUT.write_text(json.dumps(result, indent=1) + "\n")
-        write_doc(result, "python -m bench.bots " + " ".join(argv if argv is not None else sys.argv[1:]))
+        write_doc(result, " ".join(["python -m bench.bots", *(argv if argv is not None else sys.argv[1:])]))
     return 0
 
 
