@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 DJANGO_SETTINGS_MODULE ?= config.settings.local
 export DJANGO_SETTINGS_MODULE
 
-.PHONY: run test lint format migrate e2e clean bench messages
+.PHONY: run test lint format migrate e2e clean bench bench-bots messages
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dicehall_loadbench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/1
 bench: $(VENV)/.dev-installed
 	BENCH_DATABASE_URL=$(BENCH_DATABASE_URL) BENCH_REDIS_URL=$(BENCH_REDIS_URL) $(PY) -m bench.run $(BENCH_ARGS)
+
+# The computer players' benchmark (docs/BENCHMARKS.md, "Computer players"): seeded solo games at every
+# strength on two processes; no services needed. BENCH_BOTS_ARGS=--quick is a smoke run that writes nothing.
+bench-bots: $(VENV)/.base-installed
+	$(PY) -m bench.bots $(BENCH_BOTS_ARGS)
 
 # The translations (locale/<lang>/LC_MESSAGES): extract every marked string of the templates, the Python
 # and static/js, then compile. New strings: wrap them, `make messages`, translate what is empty in the

@@ -9,12 +9,8 @@ import math
 from dataclasses import dataclass
 
 from games import bots, rules
-from games.bots.farkle_expert import expected_turn
 from games.rules.messages import Message, english, msg
 
-# The points one turn is worth to a good player of a card game (the interim player scores about 21 a
-# turn in both triple games; docs/coach.md): the unit the card games' costs are measured in.
-CARD_TURN_POINTS = 24.0
 # A decision that costs this fraction of a turn's worth keeps 1/e (37 %) of its accuracy.
 SCALE_FRACTION = 0.25
 # Below this many expected points a cost is rounding in the expert's arithmetic, not a mistake.
@@ -38,9 +34,7 @@ class Judgement:
 
 def turn_worth(slug: str, options: dict | None) -> float:
     """The expected points of one turn of this game played well: the scale of its costs."""
-    if slug == "farkle":
-        return expected_turn((options or {}).get("dice", 6))
-    return CARD_TURN_POINTS
+    return bots.turn_worth(slug, options)
 
 
 def decision_accuracy(cost: float, worth: float) -> float:

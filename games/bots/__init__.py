@@ -12,6 +12,8 @@ as a person's.
   ``best``'s, so ``best(...).value - value(..., action)`` is the expected points the action costs
   (0 for the expert's own choice, never below 0). Farkle: the expected points the turn banks; card
   games: the expert's evaluation (the box's points and what the card is worth afterwards).
+- ``turn_worth(slug, options)``: the expected points of one turn played well (the expert's), the unit
+  in which the coach weighs a cost: Farkle's exact optimum, the card games' measured expert mean.
 - ``decision(slug, state)``: whether the player to move has a choice at all (a turn's first roll does
   not); the coach judges only decisions.
 
@@ -59,6 +61,10 @@ def best(slug: str, state: dict) -> Choice:
 
 def value(slug: str, state: dict, action: dict) -> float:
     return _module(slug).value(slug, state, action)
+
+
+def turn_worth(slug: str, options: dict | None = None) -> float:
+    return _module(slug).turn_worth(slug, options)
 
 
 def decision(slug: str, state: dict) -> bool:

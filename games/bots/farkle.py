@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from games.bots import Choice
-from games.bots.farkle_expert import turn_values
+from games.bots.farkle_expert import expected_turn, turn_values
 from games.bots.farkle_win import play_to_win
 from games.rules import farkle
 
@@ -28,6 +28,10 @@ EASY_SLIP = 0.25
 
 def _values(state: dict):
     return turn_values(state["dice_count"])
+
+
+def turn_worth(slug: str, options: dict | None) -> float:
+    return expected_turn((options or {}).get("dice", 6))
 
 
 def best(slug: str, state: dict) -> Choice:

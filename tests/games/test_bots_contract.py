@@ -134,3 +134,9 @@ def test_the_easy_player_slips_as_its_rng_says():
 
     assert easy(5) == easy(5)
     assert easy(5) != easy(6)
+
+
+@pytest.mark.parametrize("slug", sorted(rules.ENGINES))
+def test_every_game_has_the_worth_of_a_turn_the_coach_weighs_costs_in(slug):
+    # Farkle's is the exact optimum; a card game's is its expert's measured mean per box.
+    assert bots.turn_worth(slug, None) > 10

@@ -1,0 +1,79 @@
+"""What the open part of a card is worth: the fitted figures of each game (games/bots/card_params.json,
+written by ``python -m games.bots.fit``) and the probability tables built from them at import.
+
+Each box's fitted figures are the distribution of the raw value the expert writes in it (before any
+multiplier), so the expected rest of a card is the sum of its open boxes' means, and the chance of a
+bonus is the chance that the open boxes of its section add up to what is missing (boxes taken as
+independent), read from a table per set of open boxes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+PARAMS = Path(__file__).with_name("card_params.json")
+
+
+@cache
+def params(slug: str) -> dict:
+    return json.loads(PARAMS.read_text())[slug]
+
+
+class SumTail:
+    """P(the open boxes' values add up to at least ``need``), for every subset of ``boxes``."""
+
+    def __init__(self, dists: list[list[float]]):
+        self.n = len(dists)
+        self.tables: list[np.ndarray] = []
+        for mask in range(1 << self.n):
+            total = np.array([1.0])
+            for i, dist in enumerate(dists):
+                if mask >> i & 1:
+                    total = np.convolve(total, np.asarray(dist, dtype=float))
+            # tail[k] = P(sum >= k)
+            self.tables.append(np.cumsum(total[::-1])[::-1])
+
+    def __call__(self, mask: int, need: int) -> float:
+        if need <= 0:
+            return 1.0
+        tail = self.tables[mask]
+        return float(tail[need]) if need < len(tail) else 0.0
+
+
+class CountTail:
+    """P(at least ``need`` of the open boxes succeed), each box ``i`` with probability ``probs[i]``."""
+
+    def __init__(self, probs: list[float]):
+        self.n = len(probs)
+        self.tables: list[list[float]] = []
+        for mask in range(1 << self.n):
+            dist = [1.0]
+            for i, p in enumerate(probs):
+                if mask >> i & 1:
+                    dist = [a * (1 - p) + b * p for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+            tail = list(np.cumsum(dist[::-1])[::-1])
+            self.tables.append(tail)
+
+    def __call__(self, mask: int, need: int) -> float:
+        if need <= 0:
+            return 1.0
+        tail = self.tables[mask]
+        return tail[need] if need < len(tail) else 0.0
+
+
+def normal_tail(mean: float, var: float, need: float) -> float:
+    """P(a total of mean ``mean`` and variance ``var`` reaches ``need``), by the normal law."""
+    if need <= 0:
+        return 1.0
+    if var <= 0:
+        return 1.0 if mean >= need else 0.0
+    return 0.5 * math.erfc((need - 0.5 - mean) / math.sqrt(2 * var))
+
+
+def mask_of(open_boxes, names: tuple[str, ...]) -> int:
+    return sum(1 << i for i, name in enumerate(names) if name in open_boxes)

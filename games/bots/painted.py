@@ -1,0 +1,122 @@
+"""Painted DiceZ's card evaluation for the computer players (games/bots/cards.py plays the turn).
+
+A die is one of 30 equally likely sides (6 faces x 5 colours), so the turn's expectations are exact over
+faces and colours together: the 278,256 multisets of five sides (games/bots/dicedp.py), each box's
+value computed for all of them at once here. The state is reduced to what the scores depend on: the
+multiset of sides, never the dice's order, and each box's values are grouped into their few distinct
+values, so a placement is valued once per distinct value.
+
+A placement's value is its points now (a bonus reached included) plus the change in what the rest of
+the card is worth: the fitted mean of every open box, and 35 x the chance that each section (Ones to
+Sixes, the five colours) still reaches 63, from the fitted distribution of each open box's value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from games.bots.cardvalue import SumTail, mask_of, params
+from games.rules import painted_dicez as pd
+from games.rules.dice import COLOURS
+
+slug = pd.slug
+TYPES = len(pd.FACE) * len(COLOURS)
+SECTIONS = ((pd.UPPER, "upper_subtotal", "upper_bonus"), (pd.CENTER, "color_subtotal", "color_bonus"))
+
+
+def side(die) -> int:
+    return (int(die[0]) - 1) * len(COLOURS) + COLOURS.index(die[1])
+
+
+def box_arrays(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each box's value for every multiset of five sides (flags unused: all 0)."""
+    faces = (rows // len(COLOURS) + 1).astype(np.int64)
+    colours = rows % len(COLOURS)
+    total = faces.sum(axis=1)
+    face_counts = np.stack([(faces == f).sum(axis=1) for f in range(1, 7)], axis=1)
+    colour_counts = np.stack([(colours == c).sum(axis=1) for c in range(len(COLOURS))], axis=1)
+    distinct_faces = (face_counts > 0).sum(axis=1)
+    distinct_colours = (colour_counts > 0).sum(axis=1)
+    out = {}
+    for box, f in pd.FACE.items():
+        out[box] = f * face_counts[:, f - 1]
+    for i, box in enumerate(pd.CENTER):
+        out[box] = (faces * (colours == i)).sum(axis=1)
+    out["four_of_a_kind"] = np.where(face_counts.max(axis=1) >= 4, total, 0)
+    out["four_of_a_color"] = np.where(colour_counts.max(axis=1) >= 4, total, 0)
+    out["full_house"] = np.where((face_counts.max(axis=1) == 3) & (distinct_faces == 2), 25, 0)
+    out["painted_house"] = np.where((colour_counts.max(axis=1) == 3) & (distinct_colours == 2), 25, 0)
+    run = (distinct_faces == 5) & ((face_counts[:, 0] == 0) | (face_counts[:, 5] == 0))
+    out["straight"] = np.where(run, 40, 0)
+    out["rainbow"] = np.where(distinct_colours == 5, 40, 0)
+    out["flush"] = np.where(distinct_colours == 1, 50, 0)
+    out["dicez"] = np.where(distinct_faces == 1, 50, 0)
+    out["chance"] = total
+    zero = np.zeros(len(rows), dtype=np.int64)
+    return {box: (out[box].astype(np.int64), zero) for box in pd.BOXES}
+
+
+def flag(box: str, faces: list) -> int:
+    return 0
+
+
+class Fitted:
+    def __init__(self):
+        p = params(slug)
+        self.mean = p["mean"]
+        upper = [_by_value(p["dist"][b], pd.FACE[b]) for b in pd.UPPER]
+        self.tails = (SumTail(upper), SumTail([p["colour_dist"]] * len(pd.CENTER)))
+
+
+def _by_value(counts: list[float], face: int) -> list[float]:
+    out = [0.0] * (5 * face + 1)
+    for n, p in enumerate(counts):
+        out[n * face] += p
+    return out
+
+
+_fitted: Fitted | None = None
+
+
+def fitted() -> Fitted:
+    global _fitted
+    if _fitted is None:
+        _fitted = Fitted()
+    return _fitted
+
+
+class Evaluator:
+    """The value of every placement on one card; ``fitted=False`` counts the points now only."""
+
+    def __init__(self, card: dict, fitted_value: bool):
+        self.fit = fitted() if fitted_value else None
+        self.card = card
+        self.open = {b for b, v in card["boxes"].items() if v is None}
+        self.placements = [(b, None) for b in pd.BOXES if b in self.open]
+
+    def value(self, box: str, picked, v: int, flag: int) -> float:
+        if box not in self.open:
+            return -math.inf
+        gain = float(v)
+        for s, (names, subtotal, bonus) in enumerate(SECTIONS):
+            if box not in names:
+                continue
+            before = self.card[subtotal]
+            earned = self.card[bonus] > 0
+            after = before + v
+            if not earned and after >= pd.BONUS_AT:
+                gain += pd.BONUS
+            if self.fit is not None and not earned:
+                tail = self.fit.tails[s]
+                p_before = tail(mask_of(self.open, names), pd.BONUS_AT - before)
+                p_after = (
+                    tail(mask_of(self.open - {box}, names), pd.BONUS_AT - after)
+                    if after < pd.BONUS_AT
+                    else 0.0
+                )
+                gain += pd.BONUS * (p_after - p_before)
+        if self.fit is not None:
+            gain -= self.fit.mean[box]
+        return gain

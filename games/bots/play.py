@@ -1,0 +1,43 @@
+"""Solo games between a computer player and the dice, for fitting (games/bots/fit.py) and the bots
+benchmark (bench/bots.py): every action through ``games.bots.choose``, dice and choices from one seeded
+``random.Random``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games import bots, rules
+from games.rules.dice import make_dice
+
+PLAYER = "solo"
+
+
+def solo(
+    slug: str,
+    strength: str,
+    rng: random.Random,
+    seen: Callable[[dict], None] | None = None,
+    timer: Callable[[], float] | None = None,
+    times: list[float] | None = None,
+    starts: list[float] | None = None,
+) -> int:
+    """Play one solo card game to the end and return its score; ``seen`` gets every score event,
+    ``times`` (with ``timer``) the time of every decision and ``starts`` that of every turn's first
+    roll (no choice: the card bots compute the turn's tables then)."""
+    engine = rules.get(slug)
+    dice = make_dice(rng, painted=engine.dice_kind == "painted")
+    state = engine.new_game([PLAYER])
+    while not engine.is_over(state):
+        start = timer() if timer else 0.0
+        action = bots.choose(slug, state, strength, rng)
+        if timer and times is not None:
+            spent = timer() - start
+            if bots.decision(slug, state):
+                times.append(spent)
+            elif starts is not None:
+                starts.append(spent)
+        state = engine.apply(state, PLAYER, action, dice)
+        if seen and state["last_event"]["type"] == "score":
+            seen(state["last_event"])
+    return engine.scores(state)[PLAYER]

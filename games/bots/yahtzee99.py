@@ -1,0 +1,239 @@
+"""Triple Yahtzee 99's card evaluation for the computer players (games/bots/cards.py plays the turn).
+
+A placement's value is what it adds to the card's total now (a bonus tier reached, a column upgraded
+at once) plus the change in what the rest of the card is worth. A column is worth its expected
+multiplier x (its points + the fitted means of its open boxes + the expected rise of its upper bonus
+tier) - its multiplier x its points. The expected multiplier of a pending column adds to its own the
+chance that it upgrades x the step: the chance it meets the four minimums (each from the fitted figures
+of its open boxes: how often a box counts as a three of a kind, the distribution of the upper boxes,
+a normal law for the lower total; taken as independent) times the chance its left neighbour upgrades
+first (1 once upgraded, 0 once blocked, else ``ORDER`` x its own chance). A column that would meet the
+minimums before its left neighbour upgraded blocks itself and every column to its right, and its value
+falls with that. A waste box keeps the card open at the fitted cost ``waste``; a Yahtzee Bonus box is
+worth the bonus points averaged over every slot.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from games.bots.cardvalue import CountTail, SumTail, mask_of, normal_tail, params
+from games.rules import triple_yahtzee_99 as ty
+
+slug = ty.slug
+TYPES = 6
+ORDER = 0.7  # a pending left neighbour upgrades first about this often when both would
+COUNTED = tuple(sorted(ty.LOWER_COUNTED))
+TIERS = ((63, 35), (70, 15), (76, 20))
+
+
+def side(die) -> int:
+    return int(die) - 1
+
+
+def _three(box: str, value: int, faces: list) -> int:
+    if box in ty.FACE_BOXES:
+        return int(faces.count(ty.FACE[box]) >= 3)
+    return int(box in ty.LOWER_COUNTED and value > 0 and max(faces.count(f) for f in faces) >= 3)
+
+
+def box_arrays(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each box's raw value and flag (the dice count as a three of a kind there) for every row."""
+    out = {}
+    faces = (rows + 1).tolist()
+    for box in ty.BOXES:
+        values = [ty.score(box, f) for f in faces]
+        flags = [_three(box, v, f) for v, f in zip(values, faces, strict=True)]
+        out[box] = (np.array(values, dtype=np.int64), np.array(flags, dtype=np.int64))
+    return out
+
+
+def flag(box: str, faces: list) -> int:
+    return _three(box, ty.score(box, faces), list(faces))
+
+
+class Fitted:
+    def __init__(self):
+        p = params(slug)
+        self.mean, self.var, self.waste = p["mean"], p["var"], p["waste"]
+        self.upper = SumTail([_by_value(p["dist"][b], ty.FACE[b]) for b in ty.UPPER])
+        self.upper_three = CountTail([p["three"][b] for b in ty.FACE_BOXES])
+        self.lower_three = CountTail([p["three"][b] for b in COUNTED])
+        self._open: dict[frozenset, tuple] = {}
+        self.tiers: dict[tuple[int, int], float] = {}  # (open upper mask, upper subtotal) -> expected tiers
+
+    def open_figures(self, boxes: frozenset) -> tuple:
+        """(upper mask, face mask, counted mask, lower mean, lower variance, mean of the open boxes) of a
+        column's open boxes; few distinct sets come up, so they are remembered."""
+        figures = self._open.get(boxes)
+        if figures is None:
+            lower = [b for b in ty.LOWER if b in boxes]
+            figures = self._open[boxes] = (
+                mask_of(boxes, ty.UPPER),
+                mask_of(boxes, ty.FACE_BOXES),
+                mask_of(boxes, COUNTED),
+                sum(self.mean[b] for b in lower),
+                sum(self.var[b] for b in lower),
+                sum(self.mean[b] for b in boxes if b not in ty.WASTE),
+            )
+        return figures
+
+
+def _by_value(counts: list[float], face: int) -> list[float]:
+    out = [0.0] * (5 * face + 1)
+    for n, p in enumerate(counts):
+        out[n * face] += p
+    return out
+
+
+_fitted: Fitted | None = None
+
+
+def fitted() -> Fitted:
+    global _fitted
+    if _fitted is None:
+        _fitted = Fitted()
+    return _fitted
+
+
+class Column(NamedTuple):
+    k: int
+    open: frozenset
+    upper: int
+    lower: int
+    upper_count: int
+    lower_count: int
+    status: str
+    multiplier: int
+    meets: bool
+
+    @property
+    def points(self) -> int:
+        return self.upper + ty.upper_bonus(self.upper) + self.lower
+
+
+def _column(col: dict) -> Column:
+    return Column(
+        col["column"],
+        frozenset(b for b, v in col["boxes"].items() if v is None),
+        col["upper_subtotal"],
+        col["lower_total"],
+        col["upper_count"],
+        col["lower_count"],
+        col["status"],
+        col["multiplier"],
+        col["meets_minimums"],
+    )
+
+
+def _meets(c: Column) -> bool:
+    return (
+        c.upper_count >= ty.MIN_UPPER_COUNT
+        and c.lower_count >= ty.MIN_LOWER_COUNT
+        and c.upper >= ty.MIN_UPPER_SUBTOTAL
+        and c.lower >= ty.MIN_LOWER_TOTAL
+    )
+
+
+class Evaluator:
+    """The value of every placement on one card; ``fitted=False`` counts the points now only."""
+
+    def __init__(self, card: dict, fitted_value: bool):
+        self.fit = fitted() if fitted_value else None
+        self.columns = [_column(col) for col in card["columns"]]
+        self._memo: dict = {}
+        self.all_yahtzee = all("yahtzee" not in c.open for c in self.columns)
+        self.bonus_free = [c.k for c in self.columns if "yahtzee_bonus" in c.open]
+        self.placements = [
+            (box, c.k) for box in ty.BOXES for c in self.columns if box in c.open and box != "yahtzee_bonus"
+        ]
+        if self.all_yahtzee and self.bonus_free:
+            self.placements.append(("yahtzee_bonus", 1))
+        self.before = self._worth(self.columns) if self.fit else 0.0
+
+    def value(self, box: str, picked: int, v: int, three: int) -> float:
+        if box == "yahtzee_bonus":
+            if not (v and self.all_yahtzee and self.bonus_free):
+                return -math.inf
+            lands = self.bonus_free[0]
+        elif box in self.columns[picked - 1].open:
+            lands = picked
+        else:
+            return -math.inf
+        if box in ty.WASTE:
+            return -self.fit.waste if self.fit else 0.0
+        after = self._place(lands, box, v, three)
+        gain = sum(
+            a.multiplier * a.points - b.multiplier * b.points
+            for a, b in zip(after, self.columns, strict=True)
+        )
+        if self.fit is None:
+            return float(gain)
+        return gain + self._worth(after) - self.before
+
+    def _place(self, k: int, box: str, v: int, three: int) -> list[Column]:
+        cols = list(self.columns)
+        c = cols[k - 1]
+        c = Column(
+            k,
+            c.open - {box},
+            c.upper + (v if box in ty.UPPER else 0),
+            c.lower + (v if box in ty.LOWER else 0),
+            c.upper_count + (three if box in ty.FACE_BOXES else 0),
+            c.lower_count + (three if box in ty.LOWER_COUNTED else 0),
+            c.status,
+            c.multiplier,
+            c.meets,
+        )
+        if not c.meets and _meets(c):
+            c = c._replace(meets=True)
+            if c.status == "pending":
+                if k == 1 or cols[k - 2].status == "upgraded":
+                    c = c._replace(status="upgraded", multiplier=ty.UPGRADE[k])
+                else:
+                    c = c._replace(status="blocked")
+                    for j in range(k, len(cols)):
+                        if cols[j].status == "pending":
+                            cols[j] = cols[j]._replace(status="blocked")
+        cols[k - 1] = c
+        return cols
+
+    def _worth(self, cols: list[Column]) -> float:
+        total = 0.0
+        chance_left = 1.0  # the chance the column to the left upgrades before this one would
+        for c in cols:
+            key = c
+            if key not in self._memo:
+                self._memo[key] = (self._rest(c), self._meet_chance(c))
+            rest, meet = self._memo[key]
+            if c.status == "pending":
+                chance = meet * chance_left
+                expected = c.multiplier + chance * (ty.UPGRADE[c.k] - c.k)
+                chance_left = ORDER * chance
+            else:
+                expected = c.multiplier
+                chance_left = 1.0 if c.status == "upgraded" else 0.0
+            total += expected * (c.points + rest) - c.multiplier * c.points
+        return total
+
+    def _rest(self, c: Column) -> float:
+        fit = self.fit
+        upper, _, _, _, _, rest = fit.open_figures(c.open)
+        key = (upper, c.upper)
+        tiers = fit.tiers.get(key)
+        if tiers is None:
+            tiers = fit.tiers[key] = sum(step * fit.upper(upper, at - c.upper) for at, step in TIERS)
+        return rest + tiers - ty.upper_bonus(c.upper)
+
+    def _meet_chance(self, c: Column) -> float:
+        if c.status != "pending":
+            return 0.0
+        fit = self.fit
+        upper, faces, counted, mean, var, _ = fit.open_figures(c.open)
+        p = fit.upper_three(faces, ty.MIN_UPPER_COUNT - c.upper_count)
+        p *= fit.lower_three(counted, ty.MIN_LOWER_COUNT - c.lower_count)
+        p *= fit.upper(upper, ty.MIN_UPPER_SUBTOTAL - c.upper)
+        return p * normal_tail(mean, var, ty.MIN_LOWER_TOTAL - c.lower)
