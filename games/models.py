@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games import rules
 from games.rules import declare
@@ -19,10 +19,10 @@ KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Abandoned"
+        OPEN = "open", gettext_lazy("Waiting for players")
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINISHED = "finished", gettext_lazy("Finished")
+        ABANDONED = "abandoned", gettext_lazy("Abandoned")
 
     kind = models.CharField(max_length=32, choices=KIND_CHOICES)
     # Engine options (Farkle goal and dice) as given to new_game; platform options live in their own fields.
@@ -33,8 +33,8 @@ class Game(models.Model):
     )
 
     class Pace(models.TextChoices):
-        LIVE = "live", "Live"
-        DAYS = "days", "Over days"
+        LIVE = "live", gettext_lazy("Live")
+        DAYS = "days", gettext_lazy("Over days")
 
     # Live: everyone at the table now, a turn limit in minutes. Over days: a day or more per turn, and an
     # e-mail when the turn comes (notices). In both, absence_limit is the turn limit, in seconds.

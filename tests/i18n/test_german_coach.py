@@ -45,7 +45,7 @@ def test_a_review_is_said_in_the_language_of_the_page(make_user, scripted_dice):
     assert stored["text"] == "set aside 1 1 1 and bank 1000"  # the English beside it
     url = reverse("games:replay", args=[game.pk])
     page = german(ann).get(url).content.decode()
-    assert "Auswertung des Coachs" in page
+    assert "Auswertung des Coachs" in page and "Beendet" in page  # the game's status too
     assert "1 1 1 rauslegen und 1.000 aufschreiben. Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben" in page
     assert "(+50,0 erwartet)" in page
     step = coach_data(page)["2"]
