@@ -32,6 +32,7 @@ def menu(page: Page):
     nav = page.get_by_role("navigation", name="Hauptmenü")
     button = nav.locator(".menu-button")
     if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        page.wait_for_load_state("domcontentloaded")  # menu.js (deferred) has run
         button.click()
     return nav
 

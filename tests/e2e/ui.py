@@ -20,6 +20,8 @@ def main_nav(page: Page) -> Locator:
     nav = page.get_by_role("navigation", name="Main")
     button = nav.get_by_role("button", name="Menu")
     if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        # The button works once the deferred menu.js has run, which DOMContentLoaded waits for.
+        page.wait_for_load_state("domcontentloaded")
         button.click()
         expect(button).to_have_attribute("aria-expanded", "true")
     return nav
