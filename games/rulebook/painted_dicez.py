@@ -3,6 +3,9 @@ the two bonuses, valued or played by the engine."""
 
 from __future__ import annotations
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 from games.rules import painted_dicez as engine
 from games.rules.painted_dicez import CENTER, COLOUR, COLOUR_LETTERS, COLOURS, FACE, LABELS, LOWER, UPPER
 
@@ -18,18 +21,21 @@ def painted(*pairs: tuple[int, str]) -> list[list]:
 
 TEXTS = (
     face_texts(FACE)
-    | {box: f"Add up the faces of the {colour} dice." for box, colour in COLOUR.items()}
     | {
-        "ones": "Add up the dice that show 1, whatever their colour.",
-        "four_of_a_kind": "Four or more dice with one face: all five dice added up.",
-        "four_of_a_color": "Four or more dice with one colour: all five faces added up.",
-        "full_house": "Exactly three of one face and two of another: 25. Five alike does not count.",
-        "painted_house": "Exactly three dice of one colour and two of another: 25.",
-        "straight": "Five faces in a row (1-5 or 2-6): 40.",
-        "rainbow": "All five colours showing, one die each: 40.",
-        "flush": "All five dice in one colour: 50.",
-        "dicez": "All five dice with one face: 50.",
-        "chance": "Anything: all five faces added up.",
+        box: format_lazy(_("Add up the faces of the {colour} dice."), colour=_(colour))
+        for box, colour in COLOUR.items()
+    }
+    | {
+        "ones": _("Add up the dice that show 1, whatever their colour."),
+        "four_of_a_kind": _("Four or more dice with one face: all five dice added up."),
+        "four_of_a_color": _("Four or more dice with one colour: all five faces added up."),
+        "full_house": _("Exactly three of one face and two of another: 25. Five alike does not count."),
+        "painted_house": _("Exactly three dice of one colour and two of another: 25."),
+        "straight": _("Five faces in a row (1-5 or 2-6): 40."),
+        "rainbow": _("All five colours showing, one die each: 40."),
+        "flush": _("All five dice in one colour: 50."),
+        "dicez": _("All five dice with one face: 50."),
+        "chance": _("Anything: all five faces added up."),
     }
 )
 SAMPLES = {
@@ -54,7 +60,7 @@ SAMPLES = {
     "dicez": painted((3, B), (3, R), (3, P), (3, G), (3, Y)),
     "chance": painted((6, B), (4, R), (3, P), (2, G), (5, Y)),
 }
-SECTIONS = {UPPER[0]: "Faces", CENTER[0]: "Colours", LOWER[0]: "Combinations"}
+SECTIONS = {UPPER[0]: _("Faces"), CENTER[0]: _("Colours"), LOWER[0]: _("Combinations")}
 ALL_BLUE = painted((4, B), (4, B), (4, B), (2, B), (6, B))
 FIVE_FIVES = painted((5, B), (5, R), (5, P), (5, G), (5, Y))
 RAINBOW_STRAIGHT = painted((2, G), (3, Y), (4, B), (5, P), (6, R))
@@ -62,27 +68,27 @@ MIXED = painted((6, B), (3, B), (6, R), (2, G), (5, G))
 # One roll read in several boxes, by table: (dice, box, why).
 READINGS = {
     "colours": (
-        (MIXED, "blues", "Only the blue 6 and the blue 3 count."),
-        (MIXED, "greens", "The green 2 and the green 5."),
-        (MIXED, "reds", "One red die, a 6."),
-        (MIXED, "sixes", "By face instead: the two 6s, whatever their colour."),
-        (MIXED, "pinks", "No pink die: 0."),
+        (MIXED, "blues", _("Only the blue 6 and the blue 3 count.")),
+        (MIXED, "greens", _("The green 2 and the green 5.")),
+        (MIXED, "reds", _("One red die, a 6.")),
+        (MIXED, "sixes", _("By face instead: the two 6s, whatever their colour.")),
+        (MIXED, "pinks", _("No pink die: 0.")),
     ),
     "houses": (
-        (ALL_BLUE, "painted_house", "Five blue dice are not three of one colour and two of another: 0."),
-        (ALL_BLUE, "flush", "The same dice are a flush: 50."),
-        (ALL_BLUE, "four_of_a_color", "Five of one colour is also at least four: the faces add up."),
-        (ALL_BLUE, "full_house", "Three 4s and a 2 and a 6: no full house by face, 0."),
+        (ALL_BLUE, "painted_house", _("Five blue dice are not three of one colour and two of another: 0.")),
+        (ALL_BLUE, "flush", _("The same dice are a flush: 50.")),
+        (ALL_BLUE, "four_of_a_color", _("Five of one colour is also at least four: the faces add up.")),
+        (ALL_BLUE, "full_house", _("Three 4s and a 2 and a 6: no full house by face, 0.")),
     ),
     "kinds": (
-        (FIVE_FIVES, "full_house", "Five 5s are not a full house here: 0."),
-        (FIVE_FIVES, "dicez", "They are a DiceZ: 50."),
-        (FIVE_FIVES, "rainbow", "All five colours show, so the same roll is a rainbow too."),
-        (FIVE_FIVES, "four_of_a_kind", "And at least four alike: the faces add up."),
+        (FIVE_FIVES, "full_house", _("Five 5s are not a full house here: 0.")),
+        (FIVE_FIVES, "dicez", _("They are a DiceZ: 50.")),
+        (FIVE_FIVES, "rainbow", _("All five colours show, so the same roll is a rainbow too.")),
+        (FIVE_FIVES, "four_of_a_kind", _("And at least four alike: the faces add up.")),
     ),
     "rainbow": (
-        (RAINBOW_STRAIGHT, "rainbow", "One die of every colour."),
-        (RAINBOW_STRAIGHT, "straight", "The same dice also run 2-6: a straight."),
+        (RAINBOW_STRAIGHT, "rainbow", _("One die of every colour.")),
+        (RAINBOW_STRAIGHT, "straight", _("The same dice also run 2-6: a straight.")),
     ),
 }
 # Three of each face, the last box reaching the face bonus.
@@ -105,7 +111,7 @@ LEGEND_FACE = 6
 
 
 def _valued(dice: list[list], box: str, note: str = "", **extra) -> dict:
-    return example(dice, engine.score(box, dice), box=box, label=LABELS[box], note=note, **extra)
+    return example(dice, engine.score(box, dice), box=box, label=_(LABELS[box]), note=note, **extra)
 
 
 def _bonus_game(fills: tuple[tuple[str, list[list]], ...]) -> dict:

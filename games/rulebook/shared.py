@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.rules import IllegalAction
 from games.rules.painted_dicez import COLOUR_LETTERS
@@ -32,7 +33,10 @@ def par_rolls(face_boxes: Mapping[str, int]) -> dict[str, list[int]]:
 
 def face_texts(face_boxes: Mapping[str, int]) -> dict[str, str]:
     """How every upper box of a card scores (``face_boxes``: box name to face)."""
-    return {box: f"Add up the dice that show {face}." for box, face in face_boxes.items()}
+    return {
+        box: format_lazy(gettext_lazy("Add up the dice that show {face}."), face=face)
+        for box, face in face_boxes.items()
+    }
 
 
 # --- dice as drawn ------------------------------------------------------------------------------------
@@ -55,10 +59,16 @@ def aria(dice: Sequence[Any]) -> str:
     if not dice:
         return gettext_lazy("no dice")
     if is_painted(dice[0]):
-        return format_lazy(
-            gettext_lazy("dice {faces}"), faces=", ".join(f"{face} {colour}" for face, colour in dice)
-        )
+        return format_lazy(gettext_lazy("dice {faces}"), faces=_painted_faces(dice))
     return format_lazy(gettext_lazy("dice {faces}"), faces=" ".join(str(d) for d in dice))
+
+
+def _said_painted(dice: Sequence[Any]) -> str:
+    return ", ".join(f"{face} {gettext(colour)}" for face, colour in dice)
+
+
+# Lazy, as the examples are built once per process: each reader hears the colours in their language.
+_painted_faces = lazy(_said_painted, str)
 
 
 def example(
@@ -95,7 +105,7 @@ def card_rows(
             samples[box],
             engine.score(box, samples[box]),
             box=box,
-            label=label,
+            label=gettext_lazy(label),
             note=texts[box],
             section=sections.get(box, ""),
             mark=marks.get(box, ""),
@@ -146,13 +156,13 @@ def card_fills(engine, fills: Sequence[tuple[str, list]], column: int | None = N
 def played_turns(engine, script: Sequence[tuple[list, str, int, str]], label: str) -> list[dict]:
     """A new solo card played turn by turn through ``script`` (dice, box, column picked, what happens).
 
-    ``label`` names each turn's choice from ``{box}`` (the engine's label) and ``{column}``.
+    ``label`` (lazy) names each turn's choice from ``{box}`` (the engine's label) and ``{column}``.
     """
     state = engine.new_game([YOU])
     steps = []
     for roll, box, column, note in script:
         state, gain = card_turn(engine, state, roll, box, column)
-        chosen = label.format(box=engine.LABELS[box], column=column)
+        chosen = format_lazy(label, box=gettext_lazy(engine.LABELS[box]), column=column)
         value, running = engine.score(box, roll), engine.scores(state)[YOU]
         steps.append(example(roll, value, box=box, label=chosen, note=note, gain=gain, running=running))
     return steps

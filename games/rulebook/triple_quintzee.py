@@ -3,19 +3,22 @@ and the Quintzee bonus, each valued or played by the engine."""
 
 from __future__ import annotations
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 from games.rules import triple_quintzee as engine
 from games.rules.triple_quintzee import BOTTOM, FACE, LABELS, TOP
 
 from .shared import YOU, card_rows, card_turn, example, face_texts, par_rolls, played_turns
 
 TEXTS = face_texts(FACE) | {
-    "three_of_a_kind": "Three or more dice alike: all five dice added up.",
-    "four_of_a_kind": "Four or more dice alike: all five dice added up.",
-    "full_house": "Three alike and a pair of another face, or all five alike: a flat 25.",
-    "small_straight": "Four faces in a row anywhere among the dice (1-4, 2-5 or 3-6): 30.",
-    "large_straight": "Five faces in a row (1-5 or 2-6): 40. Five alike never counts here.",
-    "quintzee": "All five dice alike: 50.",
-    "chance": "Anything at all: all five dice added up.",
+    "three_of_a_kind": _("Three or more dice alike: all five dice added up."),
+    "four_of_a_kind": _("Four or more dice alike: all five dice added up."),
+    "full_house": _("Three alike and a pair of another face, or all five alike: a flat 25."),
+    "small_straight": _("Four faces in a row anywhere among the dice (1-4, 2-5 or 3-6): 30."),
+    "large_straight": _("Five faces in a row (1-5 or 2-6): 40. Five alike never counts here."),
+    "quintzee": _("All five dice alike: 50."),
+    "chance": _("Anything at all: all five dice added up."),
 }
 SAMPLES = {
     "ones": [1, 4, 1, 6, 1],
@@ -32,17 +35,17 @@ SAMPLES = {
     "quintzee": [5, 5, 5, 5, 5],
     "chance": [6, 5, 4, 3, 3],
 }
-SECTIONS = {TOP[0]: "Top section", BOTTOM[0]: "Bottom section"}
+SECTIONS = {TOP[0]: _("Top section"), BOTTOM[0]: _("Bottom section")}
 # Single rolls and one box each: (dice, box, why).
 SINGLES = (
-    ([3, 3, 3, 3, 3], "three_of_a_kind", "Five alike is also three alike: all five dice count."),
-    ([3, 3, 3, 3, 3], "full_house", "Five alike may be used as a full house."),
-    ([3, 4, 5, 6, 6], "small_straight", "3-4-5-6 is in there; the spare 6 does not matter."),
-    ([2, 3, 4, 4, 6], "small_straight", "2-3-4 and a 6: no run of four, so 0."),
-    ([1, 2, 3, 4, 5], "large_straight", "Five in a row."),
-    ([4, 4, 4, 4, 4], "large_straight", "Five alike is no straight: 0."),
-    ([6, 6, 6, 6, 6], "sixes", "Five alike in the top section: just the sum of the sixes."),
-    ([4, 4, 4, 4, 4], "twos", "Allowed, but it scores 0 (and earns no Quintzee bonus)."),
+    ([3, 3, 3, 3, 3], "three_of_a_kind", _("Five alike is also three alike: all five dice count.")),
+    ([3, 3, 3, 3, 3], "full_house", _("Five alike may be used as a full house.")),
+    ([3, 4, 5, 6, 6], "small_straight", _("3-4-5-6 is in there; the spare 6 does not matter.")),
+    ([2, 3, 4, 4, 6], "small_straight", _("2-3-4 and a 6: no run of four, so 0.")),
+    ([1, 2, 3, 4, 5], "large_straight", _("Five in a row.")),
+    ([4, 4, 4, 4, 4], "large_straight", _("Five alike is no straight: 0.")),
+    ([6, 6, 6, 6, 6], "sixes", _("Five alike in the top section: just the sum of the sixes.")),
+    ([4, 4, 4, 4, 4], "twos", _("Allowed, but it scores 0 (and earns no Quintzee bonus).")),
 )
 # One Full House row played on an empty card: (dice, column picked, what happens).
 RIGHT_MOST_BOX = "full_house"
@@ -50,27 +53,31 @@ RIGHT_MOST_TURNS = (
     (
         [2, 2, 2, 5, 5],
         1,
-        "Worth {value}, so it goes to the right-most empty {label} box, column {column}: "
-        "{value} x {column} = {gain}.",
+        _(
+            "Worth {value}, so it goes to the right-most empty {label} box, column {column}: "
+            "{value} x {column} = {gain}."
+        ),
     ),
     (
         [1, 2, 4, 4, 6],
         1,
-        "Not a full house, so it is a scratch: the 0 stays in column 1, as picked, "
-        "although column 2 is still empty.",
+        _(
+            "Not a full house, so it is a scratch: the 0 stays in column 1, as picked, "
+            "although column 2 is still empty."
+        ),
     ),
-    ([6, 6, 1, 1, 1], 2, "The last empty {label} box: {value} x {column} = {gain}."),
+    ([6, 6, 1, 1, 1], 2, _("The last empty {label} box: {value} x {column} = {gain}.")),
 )
 TOP_BONUS_COLUMN = 2
 ON_TRACK_FILLS = (("ones", [1, 1, 2, 3, 4]), ("fives", [5, 5, 5, 5, 2]), ("sixes", [6, 6, 1, 2, 3]))
 # Fill the three Quintzee boxes, then score more five of a kinds: (dice, box, column picked, what happens).
 QUINTZEE_SCRIPT = (
-    ([6] * 5, "quintzee", 1, "The first Quintzee goes to the right-most empty box: column 3, 50 x 3."),
-    ([6] * 5, "quintzee", 1, "The next one lands in column 2: 50 x 2."),
-    ([2] * 5, "quintzee", 1, "The last Quintzee box, column 1: 50 x 1. All three are now filled."),
-    ([4] * 5, "fours", 2, "Five 4s in Fours, column 2: 20 plus the 100 bonus, both doubled."),
-    ([3] * 5, "large_straight", 3, "Five 3s in Large Straight score 0, so no bonus."),
-    ([5] * 5, "chance", 3, "Five 5s in Chance, column 3: 25 plus the 100 bonus, both tripled."),
+    ([6] * 5, "quintzee", 1, _("The first Quintzee goes to the right-most empty box: column 3, 50 x 3.")),
+    ([6] * 5, "quintzee", 1, _("The next one lands in column 2: 50 x 2.")),
+    ([2] * 5, "quintzee", 1, _("The last Quintzee box, column 1: 50 x 1. All three are now filled.")),
+    ([4] * 5, "fours", 2, _("Five 4s in Fours, column 2: 20 plus the 100 bonus, both doubled.")),
+    ([3] * 5, "large_straight", 3, _("Five 3s in Large Straight score 0, so no bonus.")),
+    ([5] * 5, "chance", 3, _("Five 5s in Chance, column 3: 25 plus the 100 bonus, both tripled.")),
 )
 
 
@@ -93,8 +100,8 @@ def _right_most_turn(dice: list[int], picked: int, note: str, gain: int) -> dict
         dice,
         value,
         box=box,
-        label=f"{LABELS[box]}, picked in column {picked}",
-        note=note.format(value=value, column=column, gain=gain, label=LABELS[box]),
+        label=format_lazy(_("{box}, picked in column {column}"), box=_(LABELS[box]), column=picked),
+        note=format_lazy(note, value=value, column=column, gain=gain, label=_(LABELS[box])),
         gain=gain,
         column=column,
     )
@@ -102,7 +109,7 @@ def _right_most_turn(dice: list[int], picked: int, note: str, gain: int) -> dict
 
 def _singles() -> list[dict]:
     return [
-        example(dice, engine.score(box, dice), box=box, label=LABELS[box], note=note)
+        example(dice, engine.score(box, dice), box=box, label=_(LABELS[box]), note=note)
         for dice, box, note in SINGLES
     ]
 
@@ -116,7 +123,7 @@ def _top_bonus() -> dict:
         state, gain = card_turn(engine, state, roll, box, column)
         total = engine.scores(state)[YOU]
         rows.append(
-            example(roll, engine.score(box, roll), box=box, label=LABELS[box], gain=gain, running=total)
+            example(roll, engine.score(box, roll), box=box, label=_(LABELS[box]), gain=gain, running=total)
         )
     subtotal = sum(r["value"] for r in rows)
     column_total = engine.scores(state)[YOU]
@@ -135,12 +142,12 @@ def _on_track() -> dict:
     rows = []
     for box, roll in ON_TRACK_FILLS:
         value, par = engine.score(box, roll), 3 * FACE[box]
-        rows.append(example(roll, value, box=box, label=LABELS[box], par=par, diff=value - par))
+        rows.append(example(roll, value, box=box, label=_(LABELS[box]), par=par, diff=value - par))
     return {"rows": rows, "number": sum(r["diff"] for r in rows)}
 
 
 def _quintzee_bonus() -> list[dict]:
-    return played_turns(engine, QUINTZEE_SCRIPT, "{box}, column {column}")
+    return played_turns(engine, QUINTZEE_SCRIPT, _("{box}, column {column}"))
 
 
 def build() -> dict:

@@ -3,6 +3,8 @@ waste boxes, the upper bonus tiers, the Yahtzee bonus order and column upgrades,
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.rules import triple_yahtzee_99 as engine
 from games.rules.dice import FACES
 from games.rules.triple_yahtzee_99 import FACE, FACE_BOXES, LABELS, LOWER, UPPER, WASTE
@@ -21,19 +23,19 @@ from .shared import (
 )
 
 TEXTS = face_texts(FACE) | {
-    "xtra_ones": "A second Ones box: add up the 1s again. It never counts toward an upgrade.",
-    "waste_upper": "Spend the turn without scoring: an X, no points. Optional.",
-    "two_pairs": "Only the two best pairs are added up (a three or four of a kind supplies pairs too).",
-    "three_of_a_kind": "Three or more alike: all five dice added up.",
-    "four_of_a_kind": "Four or more alike: all five dice added up.",
-    "full_house": "Three alike and a pair, or five alike: the dice total, but never less than 25.",
-    "small_straight": "A run of four: 30 for 1-4, 35 for 2-5, 40 for 3-6. Five alike is a joker.",
-    "large_straight": "A run of five: 40 for 1-5, 50 for 2-6. Five alike is a joker.",
-    "yahtzee": "Five alike: 50 for 1s to 3s, 60 for 4s and 5s, 75 for 6s.",
-    "yahtzee_bonus": "Five alike, once all three Yahtzee boxes are filled: 100, 120 or 150.",
-    "first_chance": "Anything: all five dice added up.",
-    "second_chance": "A second Chance box, used the same way.",
-    "waste_lower": "A second waste box in the lower part of the column. Optional.",
+    "xtra_ones": _("A second Ones box: add up the 1s again. It never counts toward an upgrade."),
+    "waste_upper": _("Spend the turn without scoring: an X, no points. Optional."),
+    "two_pairs": _("Only the two best pairs are added up (a three or four of a kind supplies pairs too)."),
+    "three_of_a_kind": _("Three or more alike: all five dice added up."),
+    "four_of_a_kind": _("Four or more alike: all five dice added up."),
+    "full_house": _("Three alike and a pair, or five alike: the dice total, but never less than 25."),
+    "small_straight": _("A run of four: 30 for 1-4, 35 for 2-5, 40 for 3-6. Five alike is a joker."),
+    "large_straight": _("A run of five: 40 for 1-5, 50 for 2-6. Five alike is a joker."),
+    "yahtzee": _("Five alike: 50 for 1s to 3s, 60 for 4s and 5s, 75 for 6s."),
+    "yahtzee_bonus": _("Five alike, once all three Yahtzee boxes are filled: 100, 120 or 150."),
+    "first_chance": _("Anything: all five dice added up."),
+    "second_chance": _("A second Chance box, used the same way."),
+    "waste_lower": _("A second waste box in the lower part of the column. Optional."),
 }
 SAMPLES = {
     "ones": [1, 1, 1, 4, 6],
@@ -56,67 +58,67 @@ SAMPLES = {
     "second_chance": [3, 3, 5, 6, 2],
     "waste_lower": [1, 1, 2, 3, 6],
 }
-SECTIONS = {UPPER[0]: "Upper section", LOWER[0]: "Lower section"}
+SECTIONS = {UPPER[0]: _("Upper section"), LOWER[0]: _("Lower section")}
 # Rolls shown in one box each, by table: (dice, box, why).
 SINGLES = {
     "two_pairs": (
-        ([2, 2, 5, 5, 6], "two_pairs", "Two pairs: only the four paired dice count."),
-        ([3, 3, 3, 6, 6], "two_pairs", "A full house: the three 3s give one pair."),
-        ([4, 4, 4, 4, 2], "two_pairs", "Four of a kind counts as two pairs of 4s."),
-        ([6, 6, 6, 6, 6], "two_pairs", "Five 6s: two pairs of 6s, the fifth die left over."),
-        ([6, 6, 5, 5, 2], "two_pairs", "The 2 is not part of a pair, so it is left out."),
-        ([2, 2, 3, 4, 5], "two_pairs", "Only one pair: 0."),
+        ([2, 2, 5, 5, 6], "two_pairs", _("Two pairs: only the four paired dice count.")),
+        ([3, 3, 3, 6, 6], "two_pairs", _("A full house: the three 3s give one pair.")),
+        ([4, 4, 4, 4, 2], "two_pairs", _("Four of a kind counts as two pairs of 4s.")),
+        ([6, 6, 6, 6, 6], "two_pairs", _("Five 6s: two pairs of 6s, the fifth die left over.")),
+        ([6, 6, 5, 5, 2], "two_pairs", _("The 2 is not part of a pair, so it is left out.")),
+        ([2, 2, 3, 4, 5], "two_pairs", _("Only one pair: 0.")),
     ),
     "full_house": (
-        ([2, 2, 2, 3, 3], "full_house", "The dice add up to 12, so the 25 floor applies."),
-        ([6, 6, 6, 5, 5], "full_house", "The dice add up to more than 25: the sum counts."),
-        ([5, 5, 5, 5, 5], "full_house", "Five alike is accepted: exactly 25."),
-        ([6, 6, 6, 6, 6], "full_house", "Five 6s: 30."),
-        ([6, 6, 6, 6, 5], "full_house", "Four and one is not a full house: 0."),
+        ([2, 2, 2, 3, 3], "full_house", _("The dice add up to 12, so the 25 floor applies.")),
+        ([6, 6, 6, 5, 5], "full_house", _("The dice add up to more than 25: the sum counts.")),
+        ([5, 5, 5, 5, 5], "full_house", _("Five alike is accepted: exactly 25.")),
+        ([6, 6, 6, 6, 6], "full_house", _("Five 6s: 30.")),
+        ([6, 6, 6, 6, 5], "full_house", _("Four and one is not a full house: 0.")),
     ),
     "straights": (
-        ([1, 2, 3, 4, 6], "small_straight", "1-2-3-4."),
-        ([2, 3, 4, 5, 5], "small_straight", "2-3-4-5."),
-        ([1, 3, 4, 5, 6], "small_straight", "3-4-5-6, the best run of four."),
-        ([1, 2, 3, 4, 5], "large_straight", "1-2-3-4-5."),
-        ([2, 3, 4, 5, 6], "large_straight", "2-3-4-5-6."),
-        ([2, 3, 4, 5, 6], "small_straight", "The run 3-4-5-6 is inside, so the small straight gets 40."),
+        ([1, 2, 3, 4, 6], "small_straight", _("1-2-3-4.")),
+        ([2, 3, 4, 5, 5], "small_straight", _("2-3-4-5.")),
+        ([1, 3, 4, 5, 6], "small_straight", _("3-4-5-6, the best run of four.")),
+        ([1, 2, 3, 4, 5], "large_straight", _("1-2-3-4-5.")),
+        ([2, 3, 4, 5, 6], "large_straight", _("2-3-4-5-6.")),
+        ([2, 3, 4, 5, 6], "small_straight", _("The run 3-4-5-6 is inside, so the small straight gets 40.")),
     ),
     "xtra_ones": (
         (
             [1, 1, 1, 5, 6],
             "xtra_ones",
-            "Three 1s score 3 here, but this box never counts as a three of a kind.",
+            _("Three 1s score 3 here, but this box never counts as a three of a kind."),
         ),
-        ([1, 1, 1, 5, 6], "ones", "The same dice in Ones score 3 and do count toward an upgrade."),
+        ([1, 1, 1, 5, 6], "ones", _("The same dice in Ones score 3 and do count toward an upgrade.")),
     ),
 }
 THREE_OF_EACH = par_rolls({box: FACE[box] for box in FACE_BOXES})
 # Upper-section fills for the bonus tiers (column 1, no lower boxes, so the multiplier stays 1).
 UPPER_TIERS: tuple[tuple[str, dict[str, list[int]]], ...] = (
-    ("Two 1s instead of three", THREE_OF_EACH | {"ones": [1, 1, 2, 3, 4]}),
-    ("Three of every face", THREE_OF_EACH),
+    (_("Two 1s instead of three"), THREE_OF_EACH | {"ones": [1, 1, 2, 3, 4]}),
+    (_("Three of every face"), THREE_OF_EACH),
     (
-        "Four 4s, and three 1s in Xtra Ones",
+        _("Four 4s, and three 1s in Xtra Ones"),
         THREE_OF_EACH | {"fours": [4, 4, 4, 4, 1], "xtra_ones": [1, 1, 1, 2, 3]},
     ),
     (
-        "Five 6s, and a single 1 in Xtra Ones",
+        _("Five 6s, and a single 1 in Xtra Ones"),
         THREE_OF_EACH | {"sixes": [6] * 5, "xtra_ones": [1, 2, 3, 4, 5]},
     ),
 )
 # Five of a kinds for the Yahtzee boxes, then two bonuses: (dice, box, column picked, what happens).
 YAHTZEE_BONUS_SCRIPT = (
-    ([2] * 5, "yahtzee", 1, "Yahtzee, column 1: 50 x 1."),
-    ([3] * 5, "yahtzee", 2, "Yahtzee, column 2: 50 x 2."),
-    ([1] * 5, "yahtzee", 3, "Yahtzee, column 3: 50 x 3. All three Yahtzee boxes are filled now."),
+    ([2] * 5, "yahtzee", 1, _("Yahtzee, column 1: 50 x 1.")),
+    ([3] * 5, "yahtzee", 2, _("Yahtzee, column 2: 50 x 2.")),
+    ([1] * 5, "yahtzee", 3, _("Yahtzee, column 3: 50 x 3. All three Yahtzee boxes are filled now.")),
     (
         [6] * 5,
         "yahtzee_bonus",
         3,
-        "Picked in column 3, but the first bonus always goes to column 1: 150 x 1.",
+        _("Picked in column 3, but the first bonus always goes to column 1: 150 x 1."),
     ),
-    ([5] * 5, "yahtzee_bonus", 3, "The second bonus goes to column 2: 120 x 2."),
+    ([5] * 5, "yahtzee_bonus", 3, _("The second bonus goes to column 2: 120 x 2.")),
 )
 # The columns of the five-of-a-kind table, each the box it is valued in.
 BY_FACE_COLUMNS = {
@@ -134,11 +136,15 @@ UPGRADE_RECIPE: tuple[tuple[str, list[int]], ...] = (
     ("large_straight", [2, 3, 4, 5, 6]),
     *((box, [6] * 5) for box in ("three_of_a_kind", "four_of_a_kind", "full_house", "yahtzee")),
 )
-UPGRADE_ORDERS = (((1, 2, 3), "Left to right"), ((3, 1, 2), "Column 3 first"), ((2, 1, 3), "Column 2 first"))
+UPGRADE_ORDERS = (
+    ((1, 2, 3), _("Left to right")),
+    ((3, 1, 2), _("Column 3 first")),
+    ((2, 1, 3), _("Column 2 first")),
+)
 
 
 def _valued(dice: list[int], box: str, note: str = "", **extra) -> dict:
-    return example(dice, engine.score(box, dice), box=box, label=LABELS[box], note=note, **extra)
+    return example(dice, engine.score(box, dice), box=box, label=_(LABELS[box]), note=note, **extra)
 
 
 def _by_face() -> list[dict]:
@@ -168,13 +174,13 @@ def _yahtzee_bonus_refused_early() -> bool:
 
 
 def _yahtzee_bonus() -> list[dict]:
-    return played_turns(engine, YAHTZEE_BONUS_SCRIPT, "{box}, picked in column {column}")
+    return played_turns(engine, YAHTZEE_BONUS_SCRIPT, _("{box}, picked in column {column}"))
 
 
 def _waste() -> dict:
     """A waste box: the turn passes and nothing changes."""
-    _, gain = card_turn(engine, engine.new_game([YOU]), WASTE_DICE, "waste_upper", 1)
-    note = "An X: the turn is used and the total does not move."
+    _state, gain = card_turn(engine, engine.new_game([YOU]), WASTE_DICE, "waste_upper", 1)
+    note = _("An X: the turn is used and the total does not move.")
     return _valued(WASTE_DICE, "waste_upper", note, gain=gain)
 
 
@@ -185,7 +191,7 @@ def _upgrade_order(order: tuple[int, ...], raw: int) -> tuple[list[dict], int]:
     for column in order:
         before = engine.scores(state)[YOU]
         for box, roll in UPGRADE_RECIPE:
-            state, _ = card_turn(engine, state, roll, box, column)
+            state, _gain = card_turn(engine, state, roll, box, column)
         worth = engine.scores(state)[YOU] - before
         columns.append(
             {"column": column, "base": column, "multiplier": worth // raw, "worth": worth, "raw": raw}

@@ -23,10 +23,9 @@ from tests.i18n.english import LOCALE, english_left, read_po, visible_text
 from tests.reliability import world as W
 from tests.reliability.test_permissions import GET_CASES
 
-# Pages the German test does not read: JSON, the health probe, Django's admin (Django's own German),
-# the JavaScript catalogue (its English keys are the point) and the card games' rules pages (their prose
-# and worked examples are not translated yet; Farkle's is, below).
-NOT_PAGES = re.compile(r"^(api-|admin-|healthz|jsi18n|rules)")
+# Pages the German test does not read: JSON, the health probe, Django's admin (Django's own German) and
+# the JavaScript catalogue (its English keys are the point).
+NOT_PAGES = re.compile(r"^(api-|admin-|healthz|jsi18n)")
 ROLES = ("anonymous", "seated", "creator")
 
 
@@ -102,6 +101,29 @@ def test_farkles_rules_page_is_in_german():
     assert "Farkle (10000): so wird gespielt" in page
     assert "Heiße Würfel: bestätigen" in page
     assert english_left(visible_text(page), ("Ann", "Bob", "ann", "bob", "DiceHall")) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("slug", "heading", "sentence"),
+    [
+        (
+            "triple-quintzee",
+            "Triple Quintzee: so wird gespielt",
+            "Große Würfe nach rechts (die Rechts-außen-Regel)",
+        ),
+        ("triple-yahtzee-99", "Triple Yahtzee 99: so wird gespielt", "Yahtzee-Bonus, in Spalte 3 gewählt"),
+        (
+            "painted-dicez",
+            "Painted DiceZ: so wird gespielt",
+            'aria-label="Würfel 6 blau, 3 blau, 6 rot, 2 grün, 5 grün"',
+        ),
+    ],
+)
+def test_the_card_games_rules_pages_are_in_german(slug, heading, sentence):
+    page = Client(HTTP_ACCEPT_LANGUAGE="de").get(reverse("games:rules", args=[slug])).content.decode()
+    assert heading in page and sentence in page
+    assert english_left(visible_text(page), ("DiceHall",)) == []
 
 
 @pytest.mark.django_db
