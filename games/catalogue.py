@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import rules
+from games import i18n, rules
 from games.rules import declare
 
 
@@ -76,7 +76,7 @@ class GameKind:
 
     def variant_text(self, variant: int) -> str:
         """One value of the separating option as a player reads it: "Goal 3000"."""
-        return gettext(self.separating.text).format(value=variant)
+        return gettext(self.separating.text).format(value=i18n.figure(variant))
 
     def display_name(self, variant: int | None) -> str:
         """The name of one list of results, as its games are named: "Farkle (3000)"."""

@@ -22,6 +22,11 @@ def number(value: int) -> str:
     return formats.number_format(value, use_l10n=True, force_grouping=not language.startswith("en"))
 
 
+def figure(value: Any) -> Any:
+    """A whole number as the reader writes it (see ``number``); any other value as it is."""
+    return number(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 def _names(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)

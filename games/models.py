@@ -11,7 +11,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
-from games import rules
+from games import i18n, rules
 from games.rules import declare
 
 KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
@@ -85,7 +85,7 @@ class Game(models.Model):
     @property
     def option_text(self) -> str:
         """The chosen options as a player reads them ("Goal 3000 · 6 dice"); "" when there are none."""
-        return declare.option_text(self.engine, self.options, gettext)
+        return declare.option_text(self.engine, self.options, gettext, i18n.figure)
 
     @property
     def current_player(self) -> str | None:

@@ -76,11 +76,13 @@ def separating_option(engine: Any) -> Option | None:
     return next((o for o in engine.options if o.separates_results), None)
 
 
-def option_text(engine: Any, options: Mapping[str, Any] | None, say: Any = str) -> str:
+def option_text(engine: Any, options: Mapping[str, Any] | None, say: Any = str, show: Any = None) -> str:
     """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options.
-    ``say`` translates each option's text (the site passes gettext)."""
+    ``say`` translates each option's text and ``show`` writes each value (the site passes gettext and
+    its digit grouping: "Ziel 3.000")."""
     chosen = full_options(engine, options)
-    return " · ".join(say(o.text).format(value=chosen[o.name]) for o in engine.options)
+    shown = show or (lambda value: value)
+    return " · ".join(say(o.text).format(value=shown(chosen[o.name])) for o in engine.options)
 
 
 def game_name(engine: Any, options: Mapping[str, Any] | None) -> str:

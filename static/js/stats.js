@@ -9,14 +9,19 @@
   const css = getComputedStyle(document.documentElement);
   const colour = (name) => css.getPropertyValue(name).trim();
   const accent = colour("--accent");
+  // The page's language groups the axes' figures as its text does: 11.600 in German. English keeps the
+  // site's plain 11600 in the bucket labels (Chart.js's own "en" ticks group, as they always have).
+  const language = document.documentElement.lang || "en";
+  const figure = (n) => (language.startsWith("en") ? String(n) : n.toLocaleString(language));
   if (window.Chart) {
+    window.Chart.defaults.locale = language;
     window.Chart.defaults.color = colour("--muted");
     window.Chart.defaults.borderColor = colour("--line");
     const h = data.histogram;
     new window.Chart(document.getElementById("histogram-chart"), {
       type: "bar",
       data: {
-        labels: h.edges.map((lo) => `${lo}–${lo + h.width - 1}`),
+        labels: h.edges.map((lo) => `${figure(lo)}–${figure(lo + h.width - 1)}`),
         datasets: [{ label: gettext("Games"), data: h.counts, backgroundColor: accent }],
       },
       options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
