@@ -4,6 +4,8 @@ German, ``{{ average|figure:"-1" }}`` rounds as floatformat does and groups the 
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 from django.template.defaultfilters import floatformat
 from django.utils import dateformat, formats, timezone
@@ -20,8 +22,8 @@ def _english() -> bool:
 
 @register.filter
 def figure(value, digits: str = ""):
-    """A number grouped where the active language groups; anything else (None, "–") as it is."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A number grouped where the active language groups; anything else (None, a dash) as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return value
     if digits:
         return floatformat(value, digits if _english() else f"{digits}g")
