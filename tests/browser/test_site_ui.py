@@ -243,3 +243,24 @@ def test_changed_pages_in_both_themes(open_as, site_data, device, scheme):
         problems[name] = [f"{v['id']}: {', '.join(v['targets'][:4])}" for v in axe_violations(page)]
     # axe (WCAG 2.x AA, contrast included) in both palettes.
     assert not any(problems.values()), {k: v for k, v in problems.items() if v}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
+    open_as, site_data, device, scheme
+):
+    ann, _ = site_data
+    ann.language = "de"
+    off_loop(ann.save, update_fields=["language"])
+    page = open_as(ann, DESKTOP if device == "desktop" else PHONE, scheme)
+    page.goto("/players/ann/?kind=farkle&goal=3000")
+    expect(page.locator('[data-stat="best"]')).to_have_text(re.compile(r"^\d{1,2}\.\d{3}$"))
+    page.wait_for_function("() => window.Chart && Chart.getChart('series-chart')?.scales?.y?.ticks?.length")
+    ticks = page.evaluate("() => Chart.getChart('series-chart').scales.y.ticks.map((t) => t.label)")
+    big = [t for t in ticks if len(re.sub(r"\D", "", str(t))) >= 4]
+    assert big and all("." in t and "," not in t for t in big), ticks
+    buckets = page.evaluate("() => Chart.getChart('histogram-chart').data.labels")
+    assert any(re.search(r"\d\.\d{3}", b) for b in buckets), buckets
+    assert _overflow(page) <= 0
+    _shot(page, f"stats-farkle-3000-german-{device}-{scheme}")
