@@ -13,6 +13,10 @@
   // site's plain 11600 in the bucket labels (Chart.js's own "en" ticks group, as they always have).
   const language = document.documentElement.lang || "en";
   const figure = (n) => (language.startsWith("en") ? String(n) : n.toLocaleString(language));
+  // Days as the page's dates read: 2026-12-01 in English as before, 01.12.2026 in German (UTC, as
+  // the English slice of the ISO time).
+  const numeric = { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" };
+  const day = (at) => (language.startsWith("en") ? at.slice(0, 10) : new Date(at).toLocaleDateString(language, numeric));
   if (window.Chart) {
     window.Chart.defaults.locale = language;
     window.Chart.defaults.color = colour("--muted");
@@ -29,7 +33,7 @@
     new window.Chart(document.getElementById("series-chart"), {
       type: "line",
       data: {
-        labels: data.series.map((p) => p.at.slice(0, 10)),
+        labels: data.series.map((p) => day(p.at)),
         datasets: [{ label: gettext("Final score"), data: data.series.map((p) => p.score), borderColor: accent, tension: 0.2 }],
       },
       options: { plugins: { legend: { display: false } } },

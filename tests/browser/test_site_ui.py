@@ -262,5 +262,7 @@ def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
     assert big and all("." in t and "," not in t for t in big), ticks
     buckets = page.evaluate("() => Chart.getChart('histogram-chart').data.labels")
     assert any(re.search(r"\d\.\d{3}", b) for b in buckets), buckets
+    days = page.evaluate("() => Chart.getChart('series-chart').data.labels")
+    assert days and all(re.fullmatch(r"\d\d\.\d\d\.\d{4}", d) for d in days), days
     assert _overflow(page) <= 0
     _shot(page, f"stats-farkle-3000-german-{device}-{scheme}")
