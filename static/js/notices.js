@@ -3,7 +3,7 @@
 // current; a sound and a browser notification, each if the player switched it on, when a turn comes;
 // and any "waiting for your turn" list on the page ([data-live-turns]) is redrawn live.
 
-import { fmt, gettext } from './i18n.js';
+import { fmt, gettext, number } from './i18n.js';
 
 const PING_EVERY_MS = 25000;
 const root = document.getElementById('notices');
@@ -80,7 +80,7 @@ function Notices(el) {
 
   function drawGames(target, games) {
     const rows = games.map((g) => {
-      const scores = g.players.map((p) => `${p} ${g.scores[p] ?? 0}`).join(', ');
+      const scores = g.players.map((p) => `${p} ${number(g.scores[p] ?? 0)}`).join(', ');
       const said = fmt(gettext('%(player)s to play'), { player: g.current });
       return item(g.url, g.title, `${g.players.join(', ')} · ${said} · ${scores} · ${fmt(gettext('for %(time)s'), { time: since(g.waiting) })}`);
     });
