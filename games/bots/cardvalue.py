@@ -24,6 +24,14 @@ def params(slug: str) -> dict:
     return json.loads(PARAMS.read_text())[slug]
 
 
+def by_value(counts: list[float], face: int) -> list[float]:
+    """An upper box's distribution by value (face x dice) from its distribution by number of dice."""
+    out = [0.0] * (5 * face + 1)
+    for n, p in enumerate(counts):
+        out[n * face] += p
+    return out
+
+
 class SumTail:
     """P(the open boxes' values add up to at least ``need``), for every subset of ``boxes``."""
 

@@ -134,7 +134,7 @@ def _store(slug: str, figures: dict) -> None:
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     cardvalue.params.cache_clear()
     module = cards._game(slug)
-    module._fitted = None
+    module.fitted.cache_clear()
     cards._turns.clear()
 
 

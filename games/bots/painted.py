@@ -14,10 +14,11 @@ Sixes, the five colours) still reaches 63, from the fitted distribution of each 
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
-from games.bots.cardvalue import SumTail, mask_of, params
+from games.bots.cardvalue import SumTail, by_value, mask_of, params
 from games.rules import painted_dicez as pd
 from games.rules.dice import COLOURS
 
@@ -66,25 +67,13 @@ class Fitted:
     def __init__(self):
         p = params(slug)
         self.mean = p["mean"]
-        upper = [_by_value(p["dist"][b], pd.FACE[b]) for b in pd.UPPER]
+        upper = [by_value(p["dist"][b], pd.FACE[b]) for b in pd.UPPER]
         self.tails = (SumTail(upper), SumTail([p["colour_dist"]] * len(pd.CENTER)))
 
 
-def _by_value(counts: list[float], face: int) -> list[float]:
-    out = [0.0] * (5 * face + 1)
-    for n, p in enumerate(counts):
-        out[n * face] += p
-    return out
-
-
-_fitted: Fitted | None = None
-
-
+@cache
 def fitted() -> Fitted:
-    global _fitted
-    if _fitted is None:
-        _fitted = Fitted()
-    return _fitted
+    return Fitted()
 
 
 class Evaluator:

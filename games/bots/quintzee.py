@@ -14,10 +14,11 @@ column matters only for a scratch.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
-from games.bots.cardvalue import SumTail, mask_of, params
+from games.bots.cardvalue import SumTail, by_value, mask_of, params
 from games.rules import triple_quintzee as tq
 
 slug = tq.slug
@@ -49,25 +50,12 @@ class Fitted:
         p = params(slug)
         self.mean = p["mean_by_column"]
         self.five_rate = p["five_rate"]
-        self.top = SumTail([_dist(p["dist"][b], tq.FACE[b]) for b in tq.TOP])
+        self.top = SumTail([by_value(p["dist"][b], tq.FACE[b]) for b in tq.TOP])
 
 
-def _dist(counts: list[float], face: int) -> list[float]:
-    """A top box's distribution by value (face x dice) from its distribution by dice."""
-    out = [0.0] * (5 * face + 1)
-    for n, p in enumerate(counts):
-        out[n * face] += p
-    return out
-
-
-_fitted: Fitted | None = None
-
-
+@cache
 def fitted() -> Fitted:
-    global _fitted
-    if _fitted is None:
-        _fitted = Fitted()
-    return _fitted
+    return Fitted()
 
 
 class Evaluator:

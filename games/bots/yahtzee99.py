@@ -16,11 +16,12 @@ worth the bonus points averaged over every slot.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from games.bots.cardvalue import CountTail, SumTail, mask_of, normal_tail, params
+from games.bots.cardvalue import CountTail, SumTail, by_value, mask_of, normal_tail, params
 from games.rules import triple_yahtzee_99 as ty
 
 slug = ty.slug
@@ -59,7 +60,7 @@ class Fitted:
     def __init__(self):
         p = params(slug)
         self.mean, self.var, self.waste = p["mean"], p["var"], p["waste"]
-        self.upper = SumTail([_by_value(p["dist"][b], ty.FACE[b]) for b in ty.UPPER])
+        self.upper = SumTail([by_value(p["dist"][b], ty.FACE[b]) for b in ty.UPPER])
         self.upper_three = CountTail([p["three"][b] for b in ty.FACE_BOXES])
         self.lower_three = CountTail([p["three"][b] for b in COUNTED])
         self._open: dict[frozenset, tuple] = {}
@@ -82,21 +83,9 @@ class Fitted:
         return figures
 
 
-def _by_value(counts: list[float], face: int) -> list[float]:
-    out = [0.0] * (5 * face + 1)
-    for n, p in enumerate(counts):
-        out[n * face] += p
-    return out
-
-
-_fitted: Fitted | None = None
-
-
+@cache
 def fitted() -> Fitted:
-    global _fitted
-    if _fitted is None:
-        _fitted = Fitted()
-    return _fitted
+    return Fitted()
 
 
 class Column(NamedTuple):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import expect
 
 from games.models import Game
@@ -15,24 +14,11 @@ from games.tables import services
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
+from tests.computers.worker import run_due_tasks
 from tests.e2e.axe import axe_violations
 from tests.games.conftest import random_legal_action
 
 SHOTS_DIR = SHOTS / "computers"
-
-
-def run_worker() -> None:
-    """db_worker's loop in batch mode (its command sets signal handlers, which only the main thread may)."""
-    Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    ).run()
 
 
 def finished_game_against_the_computer(person) -> Game:
@@ -46,7 +32,7 @@ def finished_game_against_the_computer(person) -> Game:
             action = random_legal_action(game.state, rng)
             services.game_apply_action(game_id=game.pk, user=person, client_id=f"p{game.seq}", action=action)
         else:
-            run_worker()
+            run_due_tasks()
 
 
 @pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])

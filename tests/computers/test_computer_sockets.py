@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
-from django_tasks_db.management.commands.db_worker import Worker
 
 from games import rules
 from games.models import Game
 from games.tables import services
+from tests.computers.worker import run_due_tasks
 from tests.games.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,17 +34,7 @@ def versus(ann) -> Game:
 
 @database_sync_to_async
 def worker() -> None:
-    """db_worker's loop in batch mode (its command sets signal handlers, which only the main thread may)."""
-    Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    ).run()
+    run_due_tasks()
 
 
 @database_sync_to_async
