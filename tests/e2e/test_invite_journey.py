@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from games.rules import triple_quintzee as tq
 from tests.browser.helpers import ConsoleWatch, wait_for_disconnects
 from tests.e2e import ui
+from tests.e2e.axe import check_axe
 
 PHONE = {"width": 390, "height": 844}
 
@@ -40,6 +41,7 @@ def phone(browser, server, who: str, init_script: str | None = None):
 def sign_up_here(page: Page, username: str) -> None:
     """The sign-up form the page shows (reached from an invitation, so not through the home page)."""
     expect(page.get_by_role("heading", name="Create your account")).to_be_visible()
+    check_axe(page, "sign-up form, reached from an invitation")
     page.get_by_label("Username:", exact=True).fill(username)
     page.get_by_label("Password:", exact=True).fill(ui.PASSWORD)
     page.get_by_label("Password confirmation:", exact=True).fill(ui.PASSWORD)
@@ -84,6 +86,7 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
     bob.goto(link)
     expect(bob.get_by_role("heading", level=1)).to_have_text("ann invites you to play Triple Quintzee")
     expect(bob.locator("#invite-seats")).to_have_text("1 of 3 taken · 2 free")
+    check_axe(bob, "invitation, signed out")
     snap(bob, "bob-opens-the-invitation")
     bob.get_by_role("link", name="Sign up to take your seat").click()
     note = "ann invites you to play Triple Quintzee: you take your seat as soon as you are in."
@@ -96,6 +99,7 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
     expect(bob.locator("#seat-list li")).to_have_text(["ann host", "bob"])
     expect(bob.get_by_role("button", name="Leave")).to_be_visible()
     expect(ann.locator("#seat-list li")).to_have_text(["ann host", "bob"])  # live, without a reload
+    check_axe(bob, "waiting room, seated through the link")
     snap(bob, "bob-lands-in-his-seat")
 
     # cid, on a touch phone, goes the other way round: Log in, then "Sign up" from the sign-in page.
@@ -105,10 +109,12 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
         expect(cid.locator("#invite-seats")).to_have_text("2 of 3 taken · 1 free")
         overflow = cid.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the invitation overflows the phone by {overflow} px"
+        check_axe(cid, "invitation, signed out, phone")
         snap(cid, "cid-opens-the-invitation-on-a-phone")
         cid.get_by_role("main").get_by_role("link", name="Log in").tap()
         expect(cid.get_by_role("heading", name="Log in")).to_be_visible()
         expect(cid.locator(".invitation-note")).to_have_text(note)
+        check_axe(cid, "log-in form with the invitation note, phone")
         cid.get_by_role("main").get_by_role("link", name="Sign up").tap()
         sign_up_here(cid, "cid")
         expect(cid).to_have_url(link)
@@ -116,6 +122,7 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
         expect(cid.locator("#seat-list li")).to_have_text(["ann host", "bob", "cid"])
         for page in (ann, bob):
             expect(page.locator("#seat-list li")).to_have_text(["ann host", "bob", "cid"])
+        check_axe(cid, "waiting room, seated through the link, phone")
         snap(cid, "cid-lands-in-his-seat-on-a-phone")
 
         # ann starts; everyone plays a move, and everyone sees every move.
@@ -141,6 +148,7 @@ def test_invited_friends_sign_up_from_the_link_and_land_in_their_seats(visit, br
     dan.goto(link)
     expect(dan.locator(".invitation-closed")).to_contain_text("This game has already started.")
     expect(dan.get_by_role("link", name="Sign up to take your seat")).to_have_count(0)
+    check_axe(dan, "invitation to a game already started")
     snap(dan, "dan-comes-too-late")
 
 
@@ -159,18 +167,21 @@ def test_a_group_invitation_link_is_used_then_revoked(visit, browser, server, sn
         expect(dora.get_by_role("heading", level=1)).to_have_text(
             "ann invites you to the group “Friday Dice”"
         )
+        check_axe(dora, "group invitation, signed out, phone")
         snap(dora, "dora-opens-the-group-link-on-a-phone")
         dora.get_by_role("link", name="Sign up to join").tap()
         sign_up_here(dora, "dora")
         expect(dora).to_have_url(re.compile(re.escape(group_path) + "$"))
         expect(dora.locator(".messages")).to_contain_text("Welcome to “Friday Dice”!")
         expect(dora.locator(".member-list li")).to_have_text(["ann creator", "dora"])
+        check_axe(dora, "group page, joined through the link, phone")
         snap(dora, "dora-is-a-member")
 
     # A signed-in player outside the group joins with one button.
     eve = visit("eve")
     ui.sign_up(eve, "eve")
     eve.goto(link)
+    check_axe(eve, "group join page, signed in")
     snap(eve, "eve-sees-the-join-button")
     eve.get_by_role("button", name="Join “Friday Dice”").click()
     expect(eve.get_by_role("heading", level=1)).to_have_text("Friday Dice")
@@ -186,6 +197,7 @@ def test_a_group_invitation_link_is_used_then_revoked(visit, browser, server, sn
     fay.goto(link)
     expect(fay.get_by_role("heading", level=1)).to_have_text("This invitation is no longer valid")
     expect(fay.locator("main")).not_to_contain_text("Friday Dice")
+    check_axe(fay, "group invitation, revoked")
     snap(fay, "fay-finds-the-link-revoked")
 
 
@@ -220,4 +232,5 @@ def test_the_host_on_a_phone_shares_the_link_or_selects_it(browser, server, tran
         field = ann.get_by_label("Invite link", exact=True)
         expect(field).to_be_focused()
         assert field.evaluate("f => f.value.slice(f.selectionStart, f.selectionEnd)") == link
+        check_axe(ann, "waiting room, host, link selected, phone")
         snap(ann, "ann-shares-from-her-phone")

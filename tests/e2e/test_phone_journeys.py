@@ -20,6 +20,7 @@ from games.rules import triple_yahtzee_99 as ty
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import cell, die, score_of
 from tests.e2e import ui
+from tests.e2e.axe import check_axe
 
 PHONE = {"width": 390, "height": 844, "touch": True}
 PHONE_SHOTS = SHOTS / "phone"
@@ -119,6 +120,7 @@ def test_triple_quintzee_turn_by_tapping(visit, dice, snap):
     expect(score_of(page, "tina")).to_have_text("0")  # one tap scores nothing yet
     assert_together(page, box, page.locator("#score-button"))
     no_sideways_scroll(page)
+    check_axe(page, "Triple Quintzee, a box tapped once, phone")
     snap(page, "box-tapped")
     shot(page, "triple-quintzee-390")
 
@@ -126,6 +128,10 @@ def test_triple_quintzee_turn_by_tapping(visit, dice, snap):
     expect(cell(page, "large_straight", 3)).to_have_text("40")
     expect(score_of(page, "tina")).to_have_text("120")
     expect(page.locator("#score-button")).to_have_count(0)
+
+    # The phone header's menu, opened over the game.
+    expect(ui.main_nav(page).get_by_role("link", name="Play")).to_be_visible()
+    check_axe(page, "Triple Quintzee, the menu open, phone")
 
 
 def test_triple_yahtzee_99_lowest_box_by_tapping(visit, dice, snap):
@@ -161,6 +167,7 @@ def test_triple_yahtzee_99_lowest_box_by_tapping(visit, dice, snap):
     expect(page.locator("#g-hint")).to_contain_text("2nd Chance, column 3: scores 27 \u00d7 3 = 81")
     expect(page.locator("#score-button")).to_have_text("Score 81")
     assert_together(page, box, page.locator("#score-button"))
+    check_axe(page, "Triple Yahtzee 99, the lowest box tapped once, phone")
     snap(page, "lowest-box-tapped")
     shot(page, "triple-yahtzee-99-390")
 
@@ -180,6 +187,7 @@ def test_painted_dicez_colour_box_by_tapping(visit, dice, snap):
     expect(page.locator("#g-hint")).to_contain_text("Reds: scores 19. Tap it again")
     assert_together(page, box, page.locator("#score-button"))
     no_sideways_scroll(page)
+    check_axe(page, "Painted DiceZ, a colour box tapped once, phone")
     snap(page, "colour-box-tapped")
     shot(page, "painted-dicez-390")
 
@@ -200,6 +208,7 @@ def test_farkle_turn_by_tapping_to_the_bank(visit, dice, snap):
     expect(bank).to_have_text("Bank 600")
     assert_together(page, bank)
     no_sideways_scroll(page)
+    check_axe(page, "Farkle, dice set aside, ready to bank, phone")
     snap(page, "ready-to-bank")
     shot(page, "farkle-390")
 
