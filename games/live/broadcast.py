@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import weakref
@@ -13,6 +12,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+
+from games.live.jsontext import dumps
 
 logger = logging.getLogger(__name__)
 
@@ -27,9 +28,9 @@ def encode(payload, **encoded: str) -> str:
     A move encodes the game state once, for the database, and its event carries the same text.
     """
     if not encoded:
-        return json.dumps(payload, separators=(",", ":"))
-    rest = json.dumps({k: v for k, v in payload.items() if k not in encoded}, separators=(",", ":"))
-    parts = ",".join(f"{json.dumps(key)}:{text}" for key, text in encoded.items())
+        return dumps(payload)
+    rest = dumps({k: v for k, v in payload.items() if k not in encoded})
+    parts = ",".join(f"{dumps(key)}:{text}" for key, text in encoded.items())
     return f"{rest[:-1]},{parts}}}" if rest != "{}" else f"{{{parts}}}"
 
 

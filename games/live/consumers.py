@@ -23,6 +23,7 @@ from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited
 from games.live import move_async, presence, selectors
 from games.live.broadcast import group_name
 from games.live.dbpool import database_sync_to_async
+from games.live.jsontext import dumps
 from games.live.moves import MAX_CLIENT_ID, ActionOutcome
 from games.live.ratelimit import ConnectionLimiter, Refusal
 from games.tables import services
@@ -253,7 +254,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- outgoing --------------------------------------------------------------------------
 
     async def send_json(self, content: dict) -> None:
-        await self.send_text(json.dumps(content, separators=(",", ":")))
+        await self.send_text(dumps(content))
 
     async def send_text(self, text: str) -> None:
         try:

@@ -23,10 +23,12 @@ from django.conf import settings
 from django.db import connection
 from psycopg import AsyncClientCursor
 from psycopg.pq import TransactionStatus
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from games.live import move_sql
 from games.live.broadcast import group_name, layer_message, notices_messages, publish
+from games.live.jsontext import loads
 from games.live.moves import ActionOutcome, Batch, Decision, decide
 
 logger = logging.getLogger(__name__)
@@ -62,6 +64,8 @@ async def _open_pool() -> AsyncConnectionPool:
 
 
 async def _prepare(conn) -> None:
+    # The game row's JSON (the whole state) is parsed on every move: orjson instead of json.
+    set_json_loads(loads, conn)
     await conn.execute(move_sql.PREPARE_SQL)
 
 

@@ -18,7 +18,6 @@ FOR UPDATE does on PostgreSQL.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 from django_tasks_db.models import DBTaskResult
 
+from games.live.jsontext import dumps, loads
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
 from notices.models import Preferences, TurnMail
@@ -173,7 +173,7 @@ _DATETIMES = [i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(
 def from_json(value):
     """A JSON column's value: jsonb and SQLite's text arrive as JSON text through Django's connection
     (a connection Django did not set up parses jsonb itself)."""
-    return json.loads(value) if isinstance(value, str) else value
+    return loads(value) if isinstance(value, str) else value
 
 
 def from_datetime(value):
@@ -206,9 +206,9 @@ def write_params(logged: Action, state_json: str) -> tuple[list, list]:
         logged.seq,
         logged.seat.pk,
         logged.client_id,
-        json.dumps(logged.action),
-        json.dumps(logged.dice),
-        json.dumps(logged.result),
+        dumps(logged.action),
+        dumps(logged.dice),
+        dumps(logged.result),
         to_datetime(logged.created_at),
     ]
     return insert, [state_json, game.seq, to_datetime(game.turn_started_at), game.pk]
