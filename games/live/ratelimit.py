@@ -12,6 +12,15 @@ RATE_LIMIT_CACHE (settings: an in-process LocMemCache on the embedded default, R
 set). It is a sliding-window counter: one counter per 10-second window, and the estimate is
 ``previous * (share of the previous window still inside the last 10 s) + current``.
 
+On Redis a frame does not wait for Redis while the user is far from the limit: each process keeps its
+own count of every user counter, plus the other processes' counts as of its last exchange with Redis,
+and while the sum is under FAST_SHARE of the limit the frame passes at once and its hit joins a batch
+sent every FLUSH_EVERY seconds (one Redis call for every user, instead of one round trip per frame,
+docs/BENCHMARKS.md). Nearer the limit every frame is counted in Redis before it passes, as before: one
+process's count is exact, and across processes a user can get through at most the hits the other
+processes passed and had not sent yet (those of one FLUSH_EVERY, never more than FAST_SHARE of the
+limit per process) beyond the limit in a window.
+
 Refused frames do not count, so a client that waits as told gets through. If the shared cache fails
 (Redis down or stalled), the per-user check lets the frame through, logs, and is skipped for BREAK
 seconds (so a stalled Redis costs one short socket timeout, not one per frame): an outage must not stop
@@ -152,25 +161,19 @@ def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None =
     return wait
 
 
-# Every bucket of a frame in one command: INCR and EXPIRE this window's counter, GET the previous one.
+# Counters in one command: INCRBY and EXPIRE each window's counter, GET the window before it. KEYS in
+# pairs (this window, the previous one); ARGV[1] the time to live, then one increment per pair.
 HITS_LUA = """
 local out = {}
 for i = 1, #KEYS, 2 do
-  out[#out + 1] = redis.call('INCR', KEYS[i])
+  out[#out + 1] = redis.call('INCRBY', KEYS[i], ARGV[(i + 1) / 2 + 1])
   redis.call('EXPIRE', KEYS[i], ARGV[1])
   out[#out + 1] = tonumber(redis.call('GET', KEYS[i + 1])) or 0
 end
 return out
 """
-
-
-def _hit_keys(cache: RedisCache, hits: list[tuple[str, int]], now: float, period: float):
-    keys, windows = [], []
-    for key, _ in hits:
-        current_key, previous_key, window = _window_keys(key, now, period)
-        keys += [cache.make_and_validate_key(current_key), cache.make_and_validate_key(previous_key)]
-        windows.append(window)
-    return keys, windows
+FAST_SHARE = 0.5  # a user under this share of a limit (as this process knows it) passes without waiting
+FLUSH_EVERY = 0.1  # seconds between the batches of hits that passed without waiting
 
 
 def _first_refusal(replies, hits, windows, now: float, period: float) -> tuple[int, int] | None:
@@ -218,20 +221,154 @@ def _async_client():
     return client
 
 
+@dataclass
+class _Count:
+    """What this process knows of one user counter: its own hits in the current and the previous
+    window (exact), and the other processes' (as of the last reply from Redis)."""
+
+    window: int
+    mine: int = 0
+    mine_before: int = 0
+    others: int = 0
+    others_before: int = 0
+
+    def at(self, window: int) -> _Count:
+        if window != self.window:
+            step = window - self.window
+            self.mine_before = self.mine if step == 1 else 0
+            self.others_before = self.others if step == 1 else 0
+            self.window, self.mine, self.others = window, 0, 0
+        return self
+
+    def estimate(self, elapsed_share: float) -> float:
+        before = self.mine_before + self.others_before
+        return before * (1 - elapsed_share) + self.mine + self.others
+
+    def learn(self, window: int, total: int, total_before: int) -> None:
+        """A reply from Redis: the counter's totals in ``window`` and the window before it."""
+        if window == self.window:
+            self.others = max(0, total - self.mine)
+            self.others_before = max(0, total_before - self.mine_before)
+        elif window == self.window - 1:
+            self.others_before = max(0, total - self.mine_before)
+
+
+class _Tally:
+    """One event loop's counts and its batch of hits not yet sent to Redis."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, _Count] = {}
+        self.unsent: dict[tuple[str, int], int] = {}  # (key, window): hits
+        self.flushing = False
+        self.task: asyncio.Task | None = None
+        self.pruned = 0
+
+    def count(self, key: str, window: int) -> _Count:
+        count = self.counts.get(key)
+        if count is None:
+            count = self.counts[key] = _Count(window)
+        return count.at(window)
+
+    def prune(self, window: int) -> None:
+        """Forget counters untouched for two windows (they weigh nothing any more)."""
+        if window - self.pruned >= 2:
+            self.pruned = window
+            self.counts = {key: c for key, c in self.counts.items() if c.window >= window - 1}
+
+
+_tallies: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tally() -> _Tally:
+    loop = asyncio.get_running_loop()
+    tally = _tallies.get(loop)
+    if tally is None:
+        tally = _tallies[loop] = _Tally()
+    return tally
+
+
+async def _send_counts(cache: RedisCache, tally: _Tally, hits: dict[tuple[str, int], int], period: float):
+    """INCRBY each (key, window) by its hits; tell the tally what Redis answered. The replies, in pairs."""
+    keys, args = [], [int(2 * period) + 1]
+    for (key, window), n in hits.items():
+        keys += [
+            cache.make_and_validate_key(f"rl:{key}:{window}"),
+            cache.make_and_validate_key(f"rl:{key}:{window - 1}"),
+        ]
+        args.append(n)
+    replies = await _script(_async_client())(keys=keys, args=args)
+    for n, (key, window) in enumerate(hits):
+        count = tally.counts.get(key)
+        if count is not None:
+            count.learn(window, replies[2 * n], replies[2 * n + 1])
+    return replies
+
+
+async def _flush(cache: RedisCache, tally: _Tally, period: float) -> None:
+    """Send the batch of hits that passed without waiting (and whatever joined it meanwhile)."""
+    try:
+        while tally.unsent:
+            batch, tally.unsent = tally.unsent, {}
+            await asyncio.wait_for(_send_counts(cache, tally, batch, period), REDIS_TIMEOUT)
+    except Exception:
+        tally.unsent.clear()  # fail open, as a frame's own count does
+        if _fail_open():
+            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
+    finally:
+        tally.flushing = False
+
+
+def _schedule_flush(cache: RedisCache, tally: _Tally, period: float) -> None:
+    if not tally.flushing:
+        tally.flushing = True
+        loop = asyncio.get_running_loop()
+
+        def start() -> None:
+            tally.task = loop.create_task(_flush(cache, tally, period))
+
+        loop.call_later(FLUSH_EVERY, start)
+
+
 async def shared_hits_redis(
     cache: RedisCache, hits: list[tuple[str, int]], period: float = PERIOD
 ) -> tuple[int, int] | None:
-    """Count one hit on each (key, limit) in one Redis command; None if all are allowed, else the
-    index of the first refused one and the seconds to wait, and then none of the hits counts."""
+    """Count one hit on each (key, limit); None if all are allowed, else the index of the first
+    refused one and the seconds to wait, and then none of the hits counts. Far from every limit the
+    hits pass at once and go to Redis with the next batch; otherwise in one Redis command now."""
     now = clock()
-    client = _async_client()
-    keys, windows = _hit_keys(cache, hits, now, period)
-    replies = await _script(client)(keys=keys, args=[int(2 * period) + 1])
-    refusal = _first_refusal(replies, hits, windows, now, period)
+    window = int(now // period)
+    tally = _tally()
+    tally.prune(window)
+    counts = [tally.count(key, window) for key, _ in hits]
+    share = (now - window * period) / period
+    if all(c.estimate(share) + 1 <= limit * FAST_SHARE for c, (_, limit) in zip(counts, hits, strict=True)):
+        for count, (key, _) in zip(counts, hits, strict=True):
+            count.mine += 1
+            tally.unsent[key, window] = tally.unsent.get((key, window), 0) + 1
+        _schedule_flush(cache, tally, period)
+        return None
+    return await _counted_now(cache, tally, hits, counts, now, period)
+
+
+async def _counted_now(
+    cache, tally: _Tally, hits, counts, now: float, period: float
+) -> tuple[int, int] | None:
+    """The exact count: this frame's hits, with this process's unsent ones of the same counters."""
+    if tally.task is not None and not tally.task.done():
+        # A batch on its way holds hits of this process that Redis must have counted first.
+        await asyncio.shield(tally.task)
+    window = int(now // period)
+    batch = {(key, window): tally.unsent.pop((key, window), 0) + 1 for key, _ in hits}
+    for count in counts:
+        count.mine += 1
+    replies = await _send_counts(cache, tally, batch, period)
+    refusal = _first_refusal(replies, hits, [window] * len(hits), now, period)
     if refusal is not None:
-        undo = client.pipeline(transaction=False)
-        for current_key in keys[::2]:
-            undo.decr(current_key)
+        for count in counts:
+            count.mine -= 1
+        undo = _async_client().pipeline(transaction=False)
+        for key, window in batch:
+            undo.decr(cache.make_and_validate_key(f"rl:{key}:{window}"))
         await undo.execute()
     return refusal
 
