@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
 from games.errors import Sentence
+from games.live import seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -40,8 +41,9 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.joined = True
+        self.feed: feed.Feed | None = None
         await self.accept()
-        await self.send_json(await database_sync_to_async(self._seen_and_feed)())
+        await self._send_feed(await database_sync_to_async(self._seen_and_read)())
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
@@ -58,9 +60,14 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
             return False
         return True
 
-    def _seen_and_feed(self) -> dict:
+    def _seen_and_read(self) -> feed.Feed:
         services.seen_on_site(self.user)
-        return feed.feed(self.user)
+        return feed.read(self.user)
+
+    async def _send_feed(self, fresh: feed.Feed | None = None) -> None:
+        """Send the feed: ``fresh``, or read anew from the database."""
+        self.feed = fresh or await database_sync_to_async(feed.read)(self.user)
+        await self.send_json(self.feed.frame())
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         message, error = GameConsumer.parse(text_data, bytes_data)
@@ -73,7 +80,7 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
             return
         kind = message["type"]
         if kind == "ping":
-            await database_sync_to_async(services.seen_on_site)(self.user)
+            seen.notices_socket(self.user.pk)
             await self.send_json({"type": "pong"})
         elif kind == "seen":
             ids = _ids(message.get("ids"))
@@ -84,7 +91,7 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
                 )
                 return
             await database_sync_to_async(feed.mark_seen)(self.user, ids)
-            await self.send_json(await database_sync_to_async(feed.feed)(self.user))
+            await self._send_feed()
         else:
             await self._error(
                 "unknown_type", Sentence(_("Unknown message type %(type)s."), type=repr(kind[:40]))
@@ -101,7 +108,15 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "group_chat", "group": event["group"], "message": event["message"]})
 
     async def notices_changed(self, event: dict) -> None:
-        await self.send_json(await database_sync_to_async(feed.feed)(self.user))
+        await self._send_feed()
+
+    async def notices_turn(self, event: dict) -> None:
+        """A turn passed in one of the player's games: the move said how the game stands now."""
+        row = feed.Row(**event["row"])
+        if self.feed is not None and self.feed.with_turn(row, self.user.username):
+            await self.send_json(self.feed.frame())
+        else:
+            await self._send_feed()
 
 
 def _ids(value) -> list[int] | None:

@@ -20,7 +20,7 @@ from accounts.language import scope_language
 from chat import services as chat
 from coach import hints
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
-from games.live import move_async, presence, selectors
+from games.live import move_async, presence, seen, selectors
 from games.live.broadcast import group_name
 from games.live.dbpool import database_sync_to_async
 from games.live.jsontext import dumps
@@ -237,7 +237,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
     async def on_ping(self, message: dict) -> None:
-        await self._db(presence.connection_seen)(channel_name=self.channel_name, user=self.user)
+        seen.game_socket(self.channel_name)
         await self.send_json({"type": "pong"})
 
     async def on_chat(self, message: dict) -> None:

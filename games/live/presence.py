@@ -31,16 +31,6 @@ def connection_open(*, game_id: int, user, channel_name: str) -> dict:
     return snapshot
 
 
-def connection_seen(*, channel_name: str, user) -> None:
-    now = timezone.now()
-    with transaction.atomic():
-        conn = Connection.objects.filter(channel_name=channel_name).first()
-        if conn is None:
-            return
-        Connection.objects.filter(pk=conn.pk).update(seen_at=now)
-        Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
-
-
 def connection_close(*, channel_name: str, user) -> list[str]:
     """Forget a socket; return who is still connected to its game."""
     now = timezone.now()

@@ -1,0 +1,87 @@
+"""Pings: a socket says every 25 s that its player is still there (a game's socket: its connection and
+the player's seat; the notices socket of any page: notices.Preferences.seen_at). With thousands of
+sockets open that is hundreds of pings a second, and one transaction each was most of what a quiet
+socket cost the server (docs/BENCHMARKS.md, issue 19). So the pings a process hears are written
+together, at most FLUSH_EVERY seconds later, in one transaction. Presence is judged over
+PRESENCE_TIMEOUT (75 s): a second's delay changes nothing, and a ping lost with a crashed process is
+made good by the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from channels.db import database_sync_to_async
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from games.models import Connection, Seat
+from notices.models import Preferences
+
+logger = logging.getLogger(__name__)
+
+FLUSH_EVERY = 1.0  # seconds
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.channels: set[str] = set()
+        self.users: set[int] = set()
+        self.scheduled = False
+
+
+_batches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _batch() -> _Batch:
+    loop = asyncio.get_running_loop()
+    batch = _batches.get(loop)
+    if batch is None:
+        batch = _batches[loop] = _Batch()
+    return batch
+
+
+def game_socket(channel_name: str) -> None:
+    """A game's socket pinged (its player, seated or watching, is at the table)."""
+    batch = _batch()
+    batch.channels.add(channel_name)
+    _schedule(batch)
+
+
+def notices_socket(user_id: int) -> None:
+    """A player's notices socket pinged (they are on the site)."""
+    batch = _batch()
+    batch.users.add(user_id)
+    _schedule(batch)
+
+
+def _schedule(batch: _Batch) -> None:
+    if not batch.scheduled:
+        batch.scheduled = True
+        loop = asyncio.get_running_loop()
+        loop.call_later(FLUSH_EVERY, lambda: loop.create_task(_flush(batch)))
+
+
+async def _flush(batch: _Batch) -> None:
+    channels, users = batch.channels, batch.users
+    batch.channels, batch.users, batch.scheduled = set(), set(), False
+    try:
+        await database_sync_to_async(write)(channels, users)
+    except Exception:
+        logger.warning("pings of %s sockets could not be recorded", len(channels) + len(users), exc_info=True)
+
+
+def write(channels, users, now=None) -> None:
+    """Record the pings of these game sockets (by channel name) and notices sockets (by user id)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        if channels:
+            Connection.objects.filter(channel_name__in=channels).update(seen_at=now)
+            watching = Connection.objects.filter(
+                channel_name__in=channels, game_id=OuterRef("game_id"), user_id=OuterRef("user_id")
+            )
+            Seat.objects.filter(Exists(watching)).update(last_seen=now)
+        if users:
+            Preferences.objects.filter(user_id__in=users).update(seen_at=now)
