@@ -1,12 +1,23 @@
 """What the header's notification list shows a player: the games waiting for their move, and the
-notices they have not seen; and the channel-layer group through which their pages hear of changes."""
+notices they have not seen; and the channel-layer group through which their pages hear of changes.
+
+A notices socket reads its player's feed from the database when it opens and when a notice comes; when
+a turn passes in one of the player's games, the move tells it what changed (``turn_message``) and the
+socket updates the feed it holds (``Feed.with_turn``) instead of reading it again: every turn of every
+game reaches the notices sockets of all its players, and thousands of those sockets are open at once
+(docs/BENCHMARKS.md, issue 19)."""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from datetime import datetime
 
+from django.urls import reverse
 from django.utils import timezone
 
+from games import rules
+from games.rules.declare import game_name
 from games.tables import lobby
 from notices.models import Notice, preferences_of
 
@@ -19,35 +30,111 @@ def user_group(username: str) -> str:
     return "user." + hashlib.sha256(username.encode()).hexdigest()[:24]
 
 
-def _entry(game, now) -> dict:
-    return {
-        "game": game.pk,
-        "title": f"{game.kind_name} #{game.pk}",
-        "url": game.get_absolute_url(),
-        "current": game.current_player or "",
-        "waiting": int((now - (game.turn_started_at or now)).total_seconds()),
-        "players": [s.user.username for s in game.seats.all()],
-        "scores": game.scores,
-    }
+@dataclass(frozen=True)
+class Row:
+    """One game in a player's lists: the facts its entry is drawn from."""
+
+    game: int
+    kind: str
+    options: dict
+    current: str
+    since: float | None  # when the turn began (epoch seconds)
+    players: list[str]
+    scores: dict
+    over: bool = False
+
+    @classmethod
+    def of(cls, game) -> Row:
+        since = game.turn_started_at.timestamp() if game.turn_started_at else None
+        players = [s.user.username for s in game.seats.all()]
+        return cls(game.pk, game.kind, game.options, game.current_player or "", since, players, game.scores)
+
+    def entry(self, now: float) -> dict:
+        name = game_name(rules.get(self.kind), self.options)
+        return {
+            "game": self.game,
+            "title": f"{name} #{self.game}",
+            "url": reverse("games:detail", args=[self.game]),
+            "current": self.current,
+            "waiting": int(now - (self.since or now)),
+            "players": self.players,
+            "scores": self.scores,
+        }
 
 
-def feed(user) -> dict:
-    now = timezone.now()
+@dataclass
+class Feed:
+    sound: bool
+    browser: bool
+    turns: list[Row]
+    playing: list[Row]
+    notices: list[dict]
+    cut: bool = False  # a list held more than LIMIT games: a game leaving it lets another one in
+
+    def frame(self, now: datetime | None = None) -> dict:
+        at = (now or timezone.now()).timestamp()
+        return {
+            "type": "notices",
+            "sound": self.sound,
+            "browser": self.browser,
+            "count": len(self.turns) + len(self.notices),
+            "turns": [r.entry(at) for r in self.turns],
+            "playing": [r.entry(at) for r in self.playing],
+            "notices": self.notices,
+        }
+
+    def with_turn(self, row: Row, username: str) -> bool:
+        """Take in a turn that passed in one of the player's games; False if the feed must be read again
+        (its lists were cut at LIMIT, so the database knows games this feed does not)."""
+        if self.cut:
+            return False
+        self.turns = [r for r in self.turns if r.game != row.game]
+        self.playing = [r for r in self.playing if r.game != row.game]
+        if not row.over:
+            if row.current == username:
+                self.turns.append(row)
+            else:
+                self.playing.append(row)
+        # The orders of lobby.my_games: the longest waiting first; the latest turn first.
+        self.turns.sort(key=lambda r: r.since or 0)
+        self.playing.sort(key=lambda r: -(r.since or 0))
+        return len(self.turns) <= LIMIT and len(self.playing) <= LIMIT
+
+
+def read(user) -> Feed:
     mine = lobby.my_games(user, finished=False)
     unseen = list(Notice.objects.filter(user=user, seen=False)[:LIMIT])
     prefs = preferences_of(user)
-    turns = [_entry(g, now) for g in mine["your_turn"][:LIMIT]]
-    return {
-        "type": "notices",
-        "sound": prefs.sound,
-        "browser": prefs.browser,
-        "count": len(turns) + len(unseen),
-        "turns": turns,
-        "playing": [_entry(g, now) for g in mine["playing"][:LIMIT]],
-        "notices": [
-            {"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen
-        ],
+    return Feed(
+        sound=prefs.sound,
+        browser=prefs.browser,
+        turns=[Row.of(g) for g in mine["your_turn"][:LIMIT]],
+        playing=[Row.of(g) for g in mine["playing"][:LIMIT]],
+        notices=[{"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen],
+        cut=len(mine["your_turn"]) > LIMIT or len(mine["playing"]) > LIMIT,
+    )
+
+
+def feed(user) -> dict:
+    return read(user).frame()
+
+
+def turn_message(game, state: dict) -> dict:
+    """The channel-layer message a move sends its players' notices sockets when the turn passed: the
+    game's row as it now stands (Feed.with_turn)."""
+    engine = game.engine
+    over = engine.is_over(state)
+    row = {
+        "game": game.pk,
+        "kind": game.kind,
+        "options": game.options,
+        "current": "" if over else engine.current_player(state) or "",
+        "since": game.turn_started_at.timestamp() if game.turn_started_at else None,
+        "players": list(state["players"]),
+        "scores": engine.scores(state),
+        "over": over,
     }
+    return {"type": "notices.turn", "row": row}
 
 
 def mark_seen(user, ids: list[int]) -> None:

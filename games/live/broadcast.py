@@ -120,19 +120,19 @@ def _send(group: str, message: dict) -> bool:
 NOTICES_CHANGED = {"type": "notices.changed"}
 
 
-def notices_messages(usernames, message: dict = NOTICES_CHANGED) -> list[tuple[str, dict]]:
+def notices_messages(usernames, message: dict | None = None) -> list[tuple[str, dict]]:
     from notices.feed import user_group
 
-    return [(user_group(name), message) for name in usernames]
+    return [(user_group(name), message or NOTICES_CHANGED) for name in usernames]
 
 
-def tell_users(usernames, message: dict = NOTICES_CHANGED) -> None:
+def tell_users(usernames, message: dict | None = None) -> None:
     """Send these players' notices sockets a message (their lists changed, by default), from a thread."""
     for group, layer_message in notices_messages(usernames, message):
         _send(group, layer_message)
 
 
-def tell_users_on_commit(usernames, message: dict = NOTICES_CHANGED) -> None:
+def tell_users_on_commit(usernames, message: dict | None = None) -> None:
     names = list(usernames)
     if names:
         transaction.on_commit(lambda: tell_users(names, message))

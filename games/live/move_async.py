@@ -98,7 +98,7 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
         await publish(
             [
                 (group_name(game_id), layer_message(outcome.event, outcome.text)),
-                *notices_messages(outcome.notify),
+                *notices_messages(outcome.notify, outcome.notice),
             ]
         )
     return outcome

@@ -40,6 +40,7 @@ from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice
 from games.live.selectors import event_payload
 from games.models import Action, Game, Seat
+from notices.feed import turn_message
 from notices.services import turn_mail_delay
 
 MAX_CLIENT_ID = 64
@@ -52,6 +53,7 @@ class ActionOutcome:
     event: dict
     text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
     notify: tuple[str, ...] = ()  # players whose lists of games changed (the turn passed)
+    notice: dict | None = None  # what their notices sockets hear then (notices.feed.turn_message)
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,11 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
     # When the turn passes, every player's lists of games (whose turn, the scores) change.
     notify = tuple(state["players"]) if passed else ()
+    notice = turn_message(game, state) if passed else None
     text = encode(event, state=state_json)
-    return ActionOutcome(seq=logged.seq, duplicate=False, event=event, text=text, notify=notify)
+    return ActionOutcome(
+        seq=logged.seq, duplicate=False, event=event, text=text, notify=notify, notice=notice
+    )
 
 
 def play(game: Game, user, action: dict, dice, now) -> dict:
@@ -298,5 +303,5 @@ def apply_action(*, game_id: int, user, client_id: Any, action: Any) -> ActionOu
         outcome = run_sync(decide(game_id=game_id, user=user, client_id=client_id, action=action))
         if not outcome.duplicate:
             transaction.on_commit(lambda: broadcast.send_now(game_id, outcome.event, outcome.text))
-            broadcast.tell_users_on_commit(outcome.notify)
+            broadcast.tell_users_on_commit(outcome.notify, outcome.notice)
     return outcome

@@ -131,3 +131,43 @@ async def test_bad_frames_are_answered_and_change_nothing(make_user):
         assert await database_sync_to_async(Notice.objects.filter(seen=False).count)() == 1
     finally:
         await header.comm.disconnect()
+
+
+def _without_waiting(frame: dict) -> dict:
+    return {
+        **frame,
+        **{key: [{**e, "waiting": None} for e in frame[key]] for key in ("turns", "playing")},
+    }
+
+
+async def test_a_turn_updates_the_header_without_reading_it_again_and_as_a_read_would(make_user, monkeypatch):
+    """A turn that passes tells the notices sockets how the game stands (notices.feed.turn_message);
+    they update the feed they hold. Over turns in two games, every frame is what a fresh read gives."""
+    from notices import feed
+
+    game, ann, bob, _ = await table(make_user)
+    other = await database_sync_to_async(services.game_create)(creator=bob, kind="farkle", seats=2)
+    await database_sync_to_async(services.game_join)(game_id=other.pk, user=ann)
+    for g in (game, other):
+        await database_sync_to_async(services.game_start)(game_id=g.pk, user=g.creator)
+    header = Header(ann)
+    try:
+        await header.open()
+        reads = []
+        real_read = feed.read
+        monkeypatch.setattr(feed, "read", lambda user: reads.append(user) or real_read(user))
+        for mover in (ann, bob, ann, bob):
+            await end_turn(game.pk, mover)
+            frame = await header.next()
+            expected = await database_sync_to_async(feed.feed)(ann)
+            assert _without_waiting(frame) == _without_waiting(expected)
+        assert len(reads) == 4  # the test's own reads: the socket read nothing
+        farkle = rules.get("farkle")
+        state = (await database_sync_to_async(Game.objects.get)(pk=other.pk)).state
+        action = next(a for a in farkle.legal_actions(state) if a["type"] == "roll")
+        await database_sync_to_async(services.game_apply_action)(
+            game_id=other.pk, user=bob, client_id="farkle-1", action=action
+        )
+        assert await header.quiet()  # a roll passes no turn
+    finally:
+        await header.comm.disconnect()
