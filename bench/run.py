@@ -44,6 +44,13 @@ FIRST_PORT = int(os.environ.get("BENCH_PORT", "8101"))
 # tree measures "before" against "after" with the same generator.
 SERVER_ROOT = Path(os.environ.get("BENCH_SERVER_ROOT", str(ROOT)))
 DATABASE_NAME = DATABASE_URL.rsplit("/", 1)[1]
+# Redis pub/sub channels are shared by every database number of a Redis server: two benchmarks that
+# share one (a second run on BENCH_PORT/BENCH_REDIS_URL of its own) must differ in their channel-layer
+# prefix, or each hears the other's events for the same game ids and the same users' notices groups.
+LAYER_PREFIX = os.environ.get(
+    "BENCH_LAYER_PREFIX",
+    "loadbench" if DATABASE_NAME == "dicehall_loadbench" else f"loadbench-{DATABASE_NAME}",
+)
 P99_LIMIT_MS = 100.0
 # A step is repeated when processes that are not the benchmark's (another engineer's test run) used
 # more than this share of one core during it; before each step the benchmark waits for that too.
@@ -69,8 +76,8 @@ SERVER_ENV = {
     "CONN_MAX_AGE": "60",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "SECURE_SSL_REDIRECT": "false",
-    "CHANNEL_LAYER_PREFIX": "loadbench",
-    "RATE_LIMIT_KEY_PREFIX": "loadbench",
+    "CHANNEL_LAYER_PREFIX": LAYER_PREFIX,
+    "RATE_LIMIT_KEY_PREFIX": LAYER_PREFIX,
     "BENCH_BASELINE": "1",
     "LOG_LEVEL": "WARNING",
     "PYTHONUNBUFFERED": "1",
