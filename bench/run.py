@@ -1017,11 +1017,16 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.profile_modes = args.profile_modes.split(",")
     args.server_env = dict(kv.split("=", 1) for kv in args.server_env.split(",") if kv)
-    if args.repeats is None and not args.steps:
-        args.repeats = 3
     if args.quick:
         args.ladder = {"ours": [4, 8], "baseline": [4, 8]}
-        args.repeats, args.neighbour_step, args.quiet_step = 1, "4:1", "4:1:40"
+        args.repeats = args.repeats or 1
+        defaults = parser.parse_args([])
+        if args.neighbour_step == defaults.neighbour_step:
+            args.neighbour_step = "4:1"
+        if args.quiet_step == defaults.quiet_step:
+            args.quiet_step = "4:1:40"
+    if args.repeats is None and not args.steps:
+        args.repeats = 3
         args.duration, args.warmup, args.saturation_games, args.saturation_duration = 4.0, 1.0, 4, 4.0
         args.no_wait = True
 
