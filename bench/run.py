@@ -10,7 +10,7 @@ for the bare Channels baseline, back to back in one run:
 Every step starts fresh servers (so their peak memory is that step's) and ends with the log check.
 The figures go to docs/benchmarks/latest.json and to the generated part of docs/BENCHMARKS.md.
 
-    python -m bench.run                 # everything (about 20 minutes)
+    python -m bench.run                 # everything (about 40 minutes)
     python -m bench.run --quick         # a smoke run of a minute: tiny steps, nothing written to docs/
     python -m bench.run --profile 20    # py-spy on the server during a saturation step of ours
 """
@@ -1025,10 +1025,10 @@ def main(argv: list[str] | None = None) -> int:
             args.neighbour_step = "4:1"
         if args.quiet_step == defaults.quiet_step:
             args.quiet_step = "4:1:40"
-    if args.repeats is None and not args.steps:
-        args.repeats = 3
         args.duration, args.warmup, args.saturation_games, args.saturation_duration = 4.0, 1.0, 4, 4.0
         args.no_wait = True
+    if args.repeats is None and not args.steps:
+        args.repeats = 3
 
     os.environ["DATABASE_URL"] = DATABASE_URL
     os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(60))
