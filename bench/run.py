@@ -304,6 +304,15 @@ def median_index(runs: list[dict]) -> int:
     return order[len(runs) // 2]
 
 
+def failed_already(runs: list[dict], repeats: int, limit: float = P99_LIMIT_MS) -> bool:
+    """Whether the step has failed whatever the runs still to come show: a run had an error, or more
+    than half of the ``repeats`` runs missed the p99 limit (then the median misses it). The ladder
+    stops there instead of spending minutes on runs that cannot change the verdict."""
+    if any(r["errors"] for r in runs):
+        return True
+    return sum(1 for r in runs if _p99(r) >= limit) > repeats // 2
+
+
 def combine_runs(runs: list[dict], limit: float = P99_LIMIT_MS) -> dict:
     """A step run K times: the median run's figures, every run's p99 and errors. It passes if the median
     run's p99 is under ``limit`` and no run had an error (a lost action in any run fails the step)."""
@@ -380,7 +389,9 @@ class Bench:
 
     def step(self, spec: dict, duration: float, repeats: int = 1, kind: str = "step") -> dict:
         """One step (``spec`` as parse_step_spec gives it, plus "neighbour") run ``repeats`` times."""
-        runs = [self._attempts(spec, duration) for _ in range(repeats)]
+        runs: list[dict] = []
+        while len(runs) < repeats and not failed_already(runs, repeats):
+            runs.append(self._attempts(spec, duration))
         result = combine_runs(runs)
         result["kind"] = kind
         if repeats > 1:

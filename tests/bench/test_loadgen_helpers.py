@@ -23,7 +23,7 @@ from bench.loadgen import (
     split_quiet,
     think_time,
 )
-from bench.run import combine_runs, median_index, parse_step_spec, summarise_profile, targets
+from bench.run import combine_runs, failed_already, median_index, parse_step_spec, summarise_profile, targets
 
 
 def test_percentile_is_nearest_rank():
@@ -240,3 +240,12 @@ def test_the_benchmark_starts_before_django_is_set_up():
     code = "import bench.run, bench.loadgen, bench.pg_move"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_step_stops_repeating_once_its_verdict_cannot_change():
+    assert failed_already([], 3) is False
+    assert failed_already([_run(40.0)], 3) is False
+    assert failed_already([_run(40.0, errors=1)], 3) is True  # a lost action fails the step
+    assert failed_already([_run(140.0)], 3) is False  # one slow run: the median may still pass
+    assert failed_already([_run(140.0), _run(None)], 3) is True  # two of three missed
+    assert failed_already([_run(140.0)], 1) is True
