@@ -4,7 +4,9 @@ Served at /ws/bench/<id>/ only when BENCH_BASELINE is on (config/routing.py). A 
 `group_send`-ed unchanged (so the same size) to every socket of the "game"; the load generator puts the
 event it would have received from the real server in that frame, so both servers carry the same bytes.
 The handshake passes through the same AuthMiddlewareStack as the game socket (a session lookup), and a
-socket that is not signed in is refused the same way.
+socket that is not signed in is refused the same way. A ping is answered with a pong to its sender only,
+as the real sockets answer it (the quiet sockets of bench/loadgen.py ping every 25 s); the real server
+also writes a "seen" time per ping, which the baseline does not.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
 
 READY = '{"type":"snapshot"}'
+PING, PONG = '{"type":"ping"}', '{"type":"pong"}'
 
 
 class BaselineConsumer(AsyncWebsocketConsumer):
@@ -31,7 +34,9 @@ class BaselineConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is not None:
+        if text_data == PING:
+            await self.send(text_data=PONG)
+        elif text_data is not None:
             await self.channel_layer.group_send(self.group, {"type": "bench.relay", "text": text_data})
 
     async def bench_relay(self, event: dict) -> None:

@@ -16,6 +16,14 @@ against /ws/bench/<id>/ (bench/baseline_consumer.py: Channels' group_send and no
 baseline the games are played out by the generator itself before the step: the acting seat sends the
 very event the real server would have broadcast (same JSON, same size) and the consumer relays it.
 
+Quiet sockets (``--quiet-notices N --quiet-watchers M``, default none): sockets that carry almost
+nothing but hold server memory, as the pages of a real site do. Notices sockets (/ws/notices/, the header
+of every page of a signed-in player): first one per busy seat's user (the game page has the header), then
+extra users on other pages. Watchers: game pages of 4-seat games over days that nobody moves in (players
+of long games keep their page open). Every quiet socket pings as the pages do and must stay open, get
+its first frame and a pong for every ping. In the baseline the same numbers of idle /ws/bench/<id>/
+sockets are opened: a notices socket is one alone in its group, watchers are four to a group.
+
 A game that ends during a step is followed at once by the table's next game (new game, new sockets),
 as when players start another. With a 1 s think time a game lasts minutes (Farkle to 3000 about 110
 actions, Painted DiceZ about 270, the triple games 480 to 630 with 4 players), so a step plays a slice
@@ -55,6 +63,13 @@ KINDS: dict[str, tuple[float, dict]] = {
 USER_PREFIX = "lb"
 AT = "2026-01-01T00:00:00.000000+00:00"  # the baseline's events carry a fixed time stamp
 MAX_ERROR_SAMPLES = 20
+# The pages ping every 25 s: PING_EVERY_MS in static/js/notices.js and static/js/game/socket.js.
+PING_EVERY_S = 25.0
+PING = '{"type":"ping"}'
+NOTICES_PREFIX = "lq"  # users who only have a notices socket open (other pages of the site)
+WATCHER_PREFIX = "lw"  # the 4 players of an idle game over days, each with its game page open
+BASELINE_NOTICES_ID = 2_000_000  # the baseline's idle groups: one per notices socket ...
+BASELINE_WATCH_ID = 3_000_000  # ... and one per idle game
 
 
 # --- pure helpers (tests/bench/test_loadgen_helpers.py) ----------------------------------------------
@@ -137,6 +152,33 @@ def log_problems(
     return problems
 
 
+def split_quiet(total: int, busy_seats: int) -> tuple[int, int]:
+    """(notices, watchers) for ``total`` quiet sockets: every busy seat's user has the header's notices
+    socket open; what is left is split evenly between extra notices users and idle game pages."""
+    first = min(total, busy_seats)
+    extra = (total - first) // 2
+    return first + extra, total - first - extra
+
+
+def memory_per_socket_kb(fresh_kb: int | None, connected_kb: int | None, sockets: int) -> float | None:
+    """(RSS with every socket connected - RSS of the fresh server) / sockets, in kB (None if unknown)."""
+    if fresh_kb is None or connected_kb is None or sockets <= 0:
+        return None
+    return round((connected_kb - fresh_kb) / sockets, 1)
+
+
+def raise_nofile() -> int:
+    """Raise this process's open-file limit to its hard limit (5,000 sockets need more than 1,024)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
 # --- baseline scripts: the events the real server would send, computed here ------------------------
 
 
@@ -195,12 +237,16 @@ class Script:
 # --- users, sessions and games (Django ORM; run outside the event loop or in the db thread) --------
 
 
-def ensure_users(count: int) -> list:
+def ensure_users(count: int, prefix: str = USER_PREFIX) -> list:
     """Users lb0000s0 ... for ``count`` tables (4 each), created in bulk when missing."""
+    return ensure_named_users([f"{prefix}{t:04d}s{s}" for t in range(count) for s in range(SEATS)])
+
+
+def ensure_named_users(names: list[str]) -> list:
+    """These users, created in bulk when missing (no password: they sign in by session only)."""
     from django.contrib.auth import get_user_model
 
     model = get_user_model()
-    names = [f"{USER_PREFIX}{t:04d}s{s}" for t in range(count) for s in range(SEATS)]
     have = {u.username: u for u in model.objects.filter(username__in=names)}
     missing = [n for n in names if n not in have]
     if missing:
@@ -252,6 +298,39 @@ def create_game(users: list, kind: str) -> tuple[int, dict]:
     return game.pk, game.state
 
 
+def ensure_idle_games(count: int) -> list[tuple[int, list]]:
+    """``count`` started 4-seat games over days (a day per turn, so nobody is timed out during a step)
+    whose seats are users lw0000s0 ...; made once per database and reused: [(id, users)]."""
+    from games.models import Game
+    from games.tables import services
+
+    users = ensure_users(count, WATCHER_PREFIX)
+    creators = [users[g * SEATS] for g in range(count)]
+    have = dict(
+        Game.objects.filter(
+            creator__in=creators, pace=Game.Pace.DAYS, status=Game.Status.PLAYING
+        ).values_list("creator_id", "pk")
+    )
+    out = []
+    for g, creator in enumerate(creators):
+        seats = users[g * SEATS : (g + 1) * SEATS]
+        game_id = have.get(creator.pk)
+        if game_id is None:
+            game = services.game_create(
+                creator=creator,
+                kind="farkle",
+                options=KINDS["farkle"][1],
+                seats=SEATS,
+                pace=Game.Pace.DAYS,
+                absence_limit=86_400,
+            )
+            for user in seats[1:]:
+                services.game_join(game_id=game.pk, user=user)
+            game_id = services.game_start(game_id=game.pk, user=creator).pk
+        out.append((game_id, seats))
+    return out
+
+
 def verify_game(game_id: int) -> tuple[list[int], int, list[str]]:
     """(stored seqs, the game's seq, problems) after game_verify_replay."""
     from games.errors import ReplayMismatch
@@ -286,6 +365,9 @@ class Config:
     connect_concurrency: int = 50
     server_pids: list[int] = field(default_factory=list)
     on_measure: Any = None  # called when the measured window opens (the profiler starts then)
+    quiet_notices: int = 0  # idle notices sockets (the first ones are the busy seats' users')
+    quiet_watchers: int = 0  # idle game-page sockets on games over days, 4 to a game
+    ping_every: float = PING_EVERY_S
 
 
 @dataclass
@@ -308,6 +390,23 @@ class SeatConn:
     state: dict | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     finished: bool = False
+    closing: bool = False
+
+
+@dataclass
+class QuietConn:
+    """A socket that only pings: a notices socket or a game page of a game nobody moves in."""
+
+    kind: str  # "notices" or "watcher"
+    path: str
+    cookie: str
+    port: int
+    ws: Any = None
+    reader: asyncio.Task | None = None
+    pinger: asyncio.Task | None = None
+    pings: int = 0
+    pongs: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
     closing: bool = False
 
 
@@ -350,6 +449,11 @@ class Step:
         self.events_received = 0
         self.stop_at = math.inf
         self.measure_from = math.inf
+        self.quiet: list[QuietConn] = []
+        self.quiet_connected = 0
+        self.notices_frames = 0  # feeds pushed to notices sockets (notices_changed) during the step
+        self.rss_fresh: dict[int, int] = {}
+        self.rss_connected: dict[int, int] = {}
 
     # --- errors ---
 
@@ -398,25 +502,28 @@ class Step:
         path = "games" if self.cfg.mode == "ours" else "bench"
         return f"ws://{self.cfg.host}:{seat.port}/ws/{path}/{play.game_id}/"
 
-    async def _connect_seat(self, play: Play, seat: SeatConn, gate: asyncio.Semaphore) -> bool:
+    async def _open(self, url: str, port: int, cookie: str):
         from django.conf import settings
         from websockets.asyncio.client import connect
 
+        return await connect(
+            url,
+            origin=f"http://{self.cfg.host}:{port}",
+            additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"},
+            compression=None,
+            proxy=None,
+            ping_interval=None,
+            open_timeout=30,
+            close_timeout=5,
+            max_size=4 * 2**20,
+            max_queue=None,
+        )
+
+    async def _connect_seat(self, play: Play, seat: SeatConn, gate: asyncio.Semaphore) -> bool:
         async with gate:
             start = time.monotonic()
             try:
-                seat.ws = await connect(
-                    self._url(seat, play),
-                    origin=f"http://{self.cfg.host}:{seat.port}",
-                    additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={seat.cookie}"},
-                    compression=None,
-                    proxy=None,
-                    ping_interval=None,
-                    open_timeout=30,
-                    close_timeout=5,
-                    max_size=4 * 2**20,
-                    max_queue=None,
-                )
+                seat.ws = await self._open(self._url(seat, play), seat.port, seat.cookie)
             except Exception as exc:  # noqa: BLE001 - any failure to connect is a counted error
                 self.error("connect", f"game {play.game_id} seat {seat.index}: {exc!r}")
                 return False
@@ -444,6 +551,116 @@ class Step:
         for seat in play.seats:
             if seat.reader is not None:
                 seat.reader.cancel()
+
+    # --- quiet sockets ---
+
+    def _quiet_sync(self) -> list[QuietConn]:
+        """The quiet sockets' users (created when missing), sessions and paths."""
+        cfg = self.cfg
+        busy = self.users[: cfg.games * SEATS]
+        extra = max(0, cfg.quiet_notices - len(busy))
+        notice_users = (busy + ensure_named_users([f"{NOTICES_PREFIX}{i:05d}" for i in range(extra)]))[
+            : cfg.quiet_notices
+        ]
+        idle_count = math.ceil(cfg.quiet_watchers / SEATS)
+        if cfg.mode == "ours":
+            idle = ensure_idle_games(idle_count)
+        else:
+            users = ensure_users(idle_count, WATCHER_PREFIX)
+            idle = [(BASELINE_WATCH_ID + g, users[g * SEATS : (g + 1) * SEATS]) for g in range(idle_count)]
+        watchers = [(game_id, u) for game_id, users in idle for u in users][: cfg.quiet_watchers]
+        fresh = [u for u in notice_users + [u for _, u in watchers] if u.pk not in self.cookies]
+        self.cookies.update(session_cookies(fresh))
+        game_path = "games" if cfg.mode == "ours" else "bench"
+        plan = [
+            ("notices", "/ws/notices/" if cfg.mode == "ours" else f"/ws/bench/{BASELINE_NOTICES_ID + i}/", u)
+            for i, u in enumerate(notice_users)
+        ] + [("watcher", f"/ws/{game_path}/{game_id}/", u) for game_id, u in watchers]
+        ports = cfg.ports
+        return [
+            QuietConn(kind=kind, path=path, cookie=self.cookies[u.pk], port=ports[i % len(ports)])
+            for i, (kind, path, u) in enumerate(plan)
+        ]
+
+    async def _connect_quiet(self, q: QuietConn, gate: asyncio.Semaphore) -> None:
+        async with gate:
+            try:
+                q.ws = await self._open(f"ws://{self.cfg.host}:{q.port}{q.path}", q.port, q.cookie)
+            except Exception as exc:  # noqa: BLE001 - any failure to connect is a counted error
+                self.error("quiet_connect", f"{q.kind} {q.path}: {exc!r}")
+                return
+            q.reader = asyncio.create_task(self._quiet_read(q))
+            try:
+                await asyncio.wait_for(q.ready.wait(), 30)
+            except TimeoutError:
+                self.error("quiet_connect", f"{q.kind} {q.path}: no first frame in 30 s")
+                return
+        self.quiet_connected += 1
+        q.pinger = asyncio.create_task(self._quiet_ping(q))
+
+    def _first_frame(self, q: QuietConn) -> str:
+        """What a quiet socket must get first: the notices feed, the game's snapshot (the baseline: its
+        ready frame)."""
+        if self.cfg.mode == "ours" and q.kind == "notices":
+            return "notices"
+        return "snapshot"
+
+    async def _quiet_read(self, q: QuietConn) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            while True:
+                kind = orjson.loads(await q.ws.recv(decode=False)).get("type")
+                if not q.ready.is_set():
+                    if kind != self._first_frame(q):
+                        self.error("quiet_first_frame", f"{q.kind} {q.path}: first frame {kind!r}")
+                    q.ready.set()
+                elif kind == "pong":
+                    q.pongs += 1
+                elif kind == "notices":
+                    self.notices_frames += 1
+                elif kind == "error":
+                    self.error("quiet_server_error", f"{q.kind} {q.path}")
+        except ConnectionClosed as exc:
+            if not q.closing:
+                self.error("quiet_closed", f"{q.kind} {q.path}: {exc!r}")
+
+    async def _quiet_ping(self, q: QuietConn) -> None:
+        """Ping as the page does; the first one at a random point of the interval (pages load apart)."""
+        await asyncio.sleep(self.rng.uniform(0, self.cfg.ping_every))
+        while not q.closing:
+            q.pings += 1
+            try:
+                await q.ws.send(PING)
+            except Exception as exc:  # noqa: BLE001 - a send that fails is a counted error
+                if not q.closing:
+                    self.error("quiet_send", f"{q.kind} {q.path}: {exc!r}")
+                return
+            await asyncio.sleep(self.cfg.ping_every)
+
+    async def _finish_quiet(self) -> None:
+        """Stop pinging, wait (up to 10 s) for the last pongs, count the missing ones, close."""
+        for q in self.quiet:
+            if q.pinger is not None:
+                q.pinger.cancel()
+        deadline = time.monotonic() + 10
+        waiting = [q for q in self.quiet if q.ws is not None]
+        # A few polls at the end of a step: not worth an event per socket.
+        while time.monotonic() < deadline and any(q.pongs < q.pings for q in waiting):  # noqa: ASYNC110
+            await asyncio.sleep(0.2)
+        for q in self.quiet:
+            if q.ws is not None and q.pongs < q.pings:
+                self.error("quiet_no_pong", f"{q.kind} {q.path}: {q.pings} pings, {q.pongs} pongs")
+            q.closing = True
+        await asyncio.gather(*(q.ws.close() for q in self.quiet if q.ws is not None), return_exceptions=True)
+        for q in self.quiet:
+            if q.reader is not None:
+                q.reader.cancel()
+
+    def _rss(self) -> dict[int, int]:
+        from bench.procstat import status_kb
+
+        return {pid: v for pid in self.cfg.server_pids if (v := status_kb(pid, "VmRSS")) is not None}
 
     # --- frames ---
 
@@ -599,12 +816,19 @@ class Step:
         gate = asyncio.Semaphore(cfg.connect_concurrency)
         sampler = asyncio.create_task(self._sample_memory())
         loop = asyncio.get_running_loop()
+        self.rss_fresh = self._rss()  # the fresh server, before any socket
         setup_start = time.monotonic()
         firsts = [await loop.run_in_executor(self.db, self._new_play_sync, t) for t in range(cfg.games)]
+        self.quiet = await loop.run_in_executor(self.db, self._quiet_sync)
         setup_games = time.monotonic() - setup_start
         connect_start = time.monotonic()
+        # The quiet sockets first, all of them before the measured window: their handshake storm is
+        # not play.
+        await asyncio.gather(*(self._connect_quiet(q, gate) for q in self.quiet))
+        connect_quiet = time.monotonic() - connect_start
         connected = await asyncio.gather(*(self._connect_play(p, gate) for p in firsts))
         connect_all = time.monotonic() - connect_start
+        self.rss_connected = self._rss()
         self.connect_times_initial = list(self.connect_times)
         start = time.monotonic()
         self.measure_from = start + cfg.warmup
@@ -636,11 +860,13 @@ class Step:
         for task in late:
             task.cancel()
         await asyncio.gather(*(self._close_play(p) for p in self.plays), return_exceptions=True)
+        await self._finish_quiet()
         sampler.cancel()
         await loop.run_in_executor(self.db, _close_db)
         return {
             "setup_games_s": round(setup_games, 2),
             "connect_all_s": round(connect_all, 2),
+            "connect_quiet_s": round(connect_quiet, 2),
             "lost": lost,
             "cpu": cpu,
         }
@@ -651,6 +877,7 @@ class Step:
         started = time.time()
         # uvloop and orjson: the generator shares the machine's two cores with the servers, so every
         # millisecond it spends per action is taken from them (docs/BENCHMARKS.md, scale-out).
+        raise_nofile()
         extra = uvloop.run(self._run(meter))
         self.db.shutdown()
         check = self._check_logs()
@@ -663,11 +890,23 @@ class Step:
             if value is not None:
                 hwm[pid] = value
         errors = sum(self.errors.values()) + len(check["problems"])
+        total = cfg.games * SEATS + len(self.quiet)
+        fresh, connected = sum(self.rss_fresh.values()), sum(self.rss_connected.values())
         return {
             "mode": cfg.mode,
             "processes": len(cfg.ports),
             "games": cfg.games,
             "sockets": cfg.games * SEATS,
+            "quiet_sockets": {"notices": cfg.quiet_notices, "watchers": cfg.quiet_watchers},
+            "quiet_connected": self.quiet_connected,
+            "sockets_total": total,
+            "quiet_pings": sum(q.pings for q in self.quiet),
+            "notices_frames": self.notices_frames,
+            "server_rss_fresh_mb": round(fresh / 1024, 1) if self.rss_fresh else None,
+            "server_rss_connected_mb": round(connected / 1024, 1) if self.rss_connected else None,
+            "memory_per_socket_kb": memory_per_socket_kb(
+                fresh if self.rss_fresh else None, connected if self.rss_connected else None, total
+            ),
             "think_mean_s": cfg.think,
             "offered_actions_per_s": round(cfg.games / cfg.think, 1) if cfg.think > 0 else None,
             "duration_s": cfg.duration,
@@ -738,6 +977,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ports", default="8101", help="comma-separated daphne ports")
     parser.add_argument("--pids", default="", help="comma-separated server pids (memory)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet-notices", type=int, default=0, help="idle notices sockets")
+    parser.add_argument("--quiet-watchers", type=int, default=0, help="idle game pages (games over days)")
     args = parser.parse_args(argv)
     setup_django()
     users = ensure_users(args.games)
@@ -751,6 +992,8 @@ def main(argv: list[str] | None = None) -> int:
         ports=[int(p) for p in args.ports.split(",")],
         server_pids=[int(p) for p in args.pids.split(",") if p],
         seed=args.seed,
+        quiet_notices=args.quiet_notices,
+        quiet_watchers=args.quiet_watchers,
     )
     result = Step(cfg, users, cookies).run()
     json.dump(result, sys.stdout, indent=1)
