@@ -5,17 +5,20 @@ written as strings like ``json.dumps`` does."""
 
 from __future__ import annotations
 
+import json
+
 import orjson
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def dumps(value) -> str:
-    return orjson.dumps(value, option=_OPTIONS).decode()
-
-
-def dumps_bytes(value) -> bytes:
-    return orjson.dumps(value, option=_OPTIONS)
+    try:
+        return orjson.dumps(value, option=_OPTIONS).decode()
+    except orjson.JSONEncodeError:
+        # Text that is not valid Unicode (a lone surrogate a client sent in an escape, echoed in an
+        # error) has no UTF-8 form; the standard library writes it as an escape, as it arrived.
+        return json.dumps(value, separators=(",", ":"))
 
 
 loads = orjson.loads
