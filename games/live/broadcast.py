@@ -81,9 +81,10 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
         if lock is None:
             lock = _locks[key] = asyncio.Lock()
         async with lock:
-            send = layer.group_send(group, message)
             try:
-                await asyncio.wait_for(send, settings.WS_LAYER_TIMEOUT)
+                # A timeout scope rather than wait_for: no task made for every message.
+                async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
+                    await layer.group_send(group, message)
             except Exception:
                 logger.exception("broadcast to %s failed; clients will resync", group)
 

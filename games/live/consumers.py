@@ -104,7 +104,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         or the process's shared layer connection, down with it.
         """
         try:
-            await asyncio.wait_for(getattr(self.channel_layer, method)(*args), settings.WS_LAYER_TIMEOUT)
+            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
+                await getattr(self.channel_layer, method)(*args)
         except Exception:
             logger.warning("channel layer %s for game %s failed", method, self.game_id, exc_info=True)
             return False

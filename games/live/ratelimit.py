@@ -412,7 +412,8 @@ async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     try:
         cache = _cache()
         if isinstance(cache, RedisCache):
-            return await asyncio.wait_for(shared_hits_redis(cache, hits), REDIS_TIMEOUT)
+            async with asyncio.timeout(REDIS_TIMEOUT):  # no task made for every frame, as wait_for does
+                return await shared_hits_redis(cache, hits)
         if isinstance(cache, LocMemCache):
             return _shared_hits_sync(hits)  # in memory: no I/O to wait for, no thread needed
         return await sync_to_async(_shared_hits_sync, thread_sensitive=False)(hits)
