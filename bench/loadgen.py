@@ -881,6 +881,8 @@ class Step:
         extra = uvloop.run(self._run(meter))
         self.db.shutdown()
         check = self._check_logs()
+        if cfg.mode == "ours":
+            end_games([p.game_id for p in self.plays])
         measured = self.latencies
         hwm = {}
         from bench.procstat import status_kb
@@ -949,6 +951,21 @@ class Step:
             checked += 1
             problems += [f"game {play.game_id} ({play.kind}): {p}" for p in found]
         return {"games": checked, "problems": problems}
+
+
+def end_games(game_ids: list[int]) -> None:
+    """The step's tables get up and leave: their games still being played are given up, so that the
+    users of the next step are not players of every earlier step's games at once (each turn of a
+    game reaches every player's list of games: a player of dozens of live games is a heavier reader
+    than the players the steps stand for)."""
+    from django.utils import timezone
+
+    from games.models import Game
+
+    Game.objects.filter(pk__in=game_ids, status=Game.Status.PLAYING).update(
+        status=Game.Status.ABANDONED, finished_at=timezone.now()
+    )
+    _close_db()
 
 
 def _close_db() -> None:

@@ -22,6 +22,7 @@ from games.tables import lobby
 from notices.models import Notice, preferences_of
 
 LIMIT = 10
+LISTS = (("turns", "your_turn"), ("playing", "playing"))  # the feed's lists and lobby.my_games' keys
 
 
 def user_group(username: str) -> str:
@@ -69,7 +70,7 @@ class Feed:
     turns: list[Row]
     playing: list[Row]
     notices: list[dict]
-    cut: bool = False  # a list held more than LIMIT games: a game leaving it lets another one in
+    cut: frozenset[str] = frozenset()  # the lists that held more than LIMIT games when read
 
     def frame(self, now: datetime | None = None) -> dict:
         at = (now or timezone.now()).timestamp()
@@ -84,21 +85,21 @@ class Feed:
         }
 
     def with_turn(self, row: Row, username: str) -> bool:
-        """Take in a turn that passed in one of the player's games; False if the feed must be read again
-        (its lists were cut at LIMIT, so the database knows games this feed does not)."""
-        if self.cut:
-            return False
-        self.turns = [r for r in self.turns if r.game != row.game]
-        self.playing = [r for r in self.playing if r.game != row.game]
-        if not row.over:
-            if row.current == username:
-                self.turns.append(row)
-            else:
-                self.playing.append(row)
-        # The orders of lobby.my_games: the longest waiting first; the latest turn first.
-        self.turns.sort(key=lambda r: r.since or 0)
-        self.playing.sort(key=lambda r: -(r.since or 0))
-        return len(self.turns) <= LIMIT and len(self.playing) <= LIMIT
+        """Take in a turn that passed in one of the player's games; False if the feed must be read again:
+        the game left a list that was cut at LIMIT, whose next game only the database knows."""
+        target = None if row.over else "turns" if row.current == username else "playing"
+        for name in ("turns", "playing"):
+            rows = getattr(self, name)
+            kept = [r for r in rows if r.game != row.game]
+            if len(kept) < len(rows) and name != target and name in self.cut:
+                return False
+            setattr(self, name, kept)
+        if target is not None:
+            getattr(self, target).append(row)
+        # The orders of lobby.my_games (the longest waiting first; the latest turn first), at most LIMIT.
+        self.turns = sorted(self.turns, key=lambda r: r.since or 0)[:LIMIT]
+        self.playing = sorted(self.playing, key=lambda r: -(r.since or 0))[:LIMIT]
+        return True
 
 
 def read(user) -> Feed:
@@ -111,7 +112,7 @@ def read(user) -> Feed:
         turns=[Row.of(g) for g in mine["your_turn"][:LIMIT]],
         playing=[Row.of(g) for g in mine["playing"][:LIMIT]],
         notices=[{"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen],
-        cut=len(mine["your_turn"]) > LIMIT or len(mine["playing"]) > LIMIT,
+        cut=frozenset(name for name, key in LISTS if len(mine[key]) > LIMIT),
     )
 
 
