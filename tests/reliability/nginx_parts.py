@@ -107,9 +107,9 @@ EXERCISED: dict[str, Exercised] = {
     ),
     "upstream: least_conn over three replicas (servers substituted, see the diff)": Exercised(
         ("upstream web", "upstream web > least_conn"),
-        (TWO, RESTART),
-        "The two seats' sockets land on the two replicas the idle socket is not on (the least busy ones); "
-        "in the rolling restart every lost socket reconnects to a live replica.",
+        (TWO,),
+        "The two seats' sockets land on the two replicas the idle socket is not on: each goes to the "
+        "least busy replica (round robin could put one beside the idle socket).",
     ),
     "retry of a refused connection (nginx's default proxy_next_upstream)": Exercised(
         (),
@@ -121,7 +121,8 @@ EXERCISED: dict[str, Exercised] = {
         ("log_format dicehall", "server :80 > access_log", "server :443 > access_log"),
         (STATIC_TEST, RESTART),
         "A marked /healthz over HTTP and one over HTTPS each leave a line in /var/log/nginx/access.log "
-        "(the path is kept) with the visitor's address, 200 and upstream=<a replica's address>.",
+        "(the file's own path, kept by the test) with the visitor's address, 200 and "
+        "upstream=<a replica's address>; the rolling restart's lines name both replicas a request tried.",
     ),
     "websocket upgrade": Exercised(
         (
@@ -162,8 +163,8 @@ NOT_EXERCISED: dict[str, NotExercised] = {
     ),
     "shared zone": NotExercised(
         ("upstream web > zone",),
-        "Loaded, but the test's nginx has one worker process and nothing to share; the zone is there for "
-        "`resolve`.",
+        "It shares the replicas' connection counts and failures (and `resolve`'s addresses) among nginx's "
+        "worker processes; the test's nginx has one worker, so nothing is shared.",
     ),
     "port 80 /healthz: X-Forwarded-For and X-Forwarded-Proto": NotExercised(
         (f"{H80} > proxy_set_header X-Forwarded-For", f"{H80} > proxy_set_header X-Forwarded-Proto"),
@@ -190,7 +191,7 @@ NOT_EXERCISED: dict[str, NotExercised] = {
     "TLS versions": NotExercised(
         ("server :443 > ssl_protocols",),
         "This machine's OpenSSL 3.0 cannot do TLS 1.0/1.1 at its default security level, with or without "
-        "the line; 1.2 and 1.3 are nginx's defaults too.",
+        "the line, so a refusal would show nothing; 1.2 and 1.3 are accepted either way.",
     ),
     "TLS session cache": NotExercised(
         ("server :443 > ssl_session_cache",),
