@@ -5,7 +5,9 @@ through nginx over HTTPS: sign-up, games whose seats sit on different daphne pro
 /healthz, the admin, sign-in lock-out by the player's address, a rolling restart, and a websocket
 left idle for five minutes.
 
-The figures go to artifacts/reliability-topology.json; docs/RELIABILITY.md quotes them.
+The figures go to artifacts/reliability-topology.json; docs/RELIABILITY.md quotes them. Which parts of
+deploy/nginx.conf these tests exercise, and why the others are not, goes to
+artifacts/topology-nginx-exercised.md (the list is tests/reliability/nginx_parts.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from websockets.exceptions import ConnectionClosed
 from games.models import Action, Game
 from games.results import replays
 from tests.browser.helpers import wait_for_disconnects
+from tests.reliability import nginx_parts
 from tests.reliability.conftest import ARTIFACTS, ROOT, Socket, database_url, real_backends
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems, reconnect
 from tests.reliability.topology import (
@@ -111,6 +114,10 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         web.env = env
         if web.log_path.exists():
             web.log_path.unlink()
+    # First, so that they are there even when the topology fails to come up.
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "topology-nginx.diff").write_text(substitution_diff(nginx.conf))
+    (ARTIFACTS / "topology-nginx-exercised.md").write_text(nginx_parts.markdown(nginx_parts.CONF.read_text()))
     site = Site(nginx, webs)
     site.env = env
     site.worker = Worker(env, ARTIFACTS / "topology-worker.log")
@@ -119,8 +126,6 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         site.worker.start()
         nginx.start()
         site.idle = Idle(site)
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / "topology-nginx.diff").write_text(substitution_diff(nginx.conf))
         yield site
     finally:
         nginx.stop()
@@ -169,10 +174,13 @@ def test_https_static_health_and_admin(site):
     status, headers, _ = web.get("/games/", https=False)
     assert status == 301 and headers["location"].startswith("https://localhost/games/")
     assert web.get("/healthz", https=False)[0] == 200  # a load balancer's check stays on HTTP
-    status, headers, body = web.get("/healthz")
+    status, headers, body = web.get("/healthz", headers={"Accept-Encoding": "gzip"})
     assert status == 200 and json.loads(body) == {"database": "ok", "channel_layer": "ok"}
+    assert "content-encoding" not in headers, "under gzip_min_length: not worth compressing"
+    check_access_log(site, web)
 
-    status, headers, body = web.get("/", headers={"Accept-Encoding": "gzip"})
+    # As through a load balancer, which adds Via: nginx compresses such requests (gzip_proxied any).
+    status, headers, body = web.get("/", headers={"Accept-Encoding": "gzip", "Via": "1.1 balancer"})
     assert status == 200
     assert headers.get("content-encoding") == "gzip" and "Accept-Encoding" in headers.get("vary", "")
     page = gzip.decompress(body).decode()
@@ -186,6 +194,13 @@ def test_https_static_health_and_admin(site):
     plain_size = len(web.get(stylesheet.group(1))[2])
     FIGURES["static_css_bytes"] = {"plain": plain_size, "gzip": len(css)}
     FIGURES["home_bytes"] = {"plain": len(page.encode()), "gzip": len(body)}
+
+    # client_max_body_size 2m: more than nginx's default 1 MB reaches Django (which wants a CSRF
+    # token); a body announced over the limit is refused by nginx before it is sent.
+    passed = web.post_bytes("/accounts/login/", 1_500_000)
+    assert passed != 413 and passed < 500, passed
+    assert web.post_bytes("/accounts/login/", 3_000_000, send=False) == 413
+    FIGURES["request_body"] = {"1.5 MB": passed, "3 MB announced": 413}
 
     # As an operator makes one (README): manage.py with the web service's settings.
     name = unique("root")
@@ -213,6 +228,20 @@ def test_https_static_health_and_admin(site):
     status, _, content = admin.get("/admin/")
     assert status == 200 and b"Site administration" in content
     assert all(morsel for morsel in admin.cookies), admin.cookies
+
+
+def check_access_log(site: Site, web: Visitor) -> None:
+    """A /healthz over HTTP and one over HTTPS each leave a line naming the visitor and the replica."""
+    marker = uuid.uuid4().hex[:12]
+    since = site.nginx.log_size()
+    for https in (False, True):
+        assert web.get(f"/healthz?probe={marker}", https=https)[0] == 200
+    logged = site.nginx.logged(since, lambda line: marker in line.request, count=2)
+    assert len(logged) == 2, logged
+    for line in logged:
+        assert line.request == f"GET /healthz?probe={marker} HTTP/1.1" and line.status == 200, line
+        assert line.address == web.source, line
+        assert len(line.upstreams) == 1 and line.upstreams[0] in site.nginx.replicas, line
 
 
 def test_lockout_and_rate_limits_count_the_players_address_not_the_proxys(site):
@@ -360,9 +389,25 @@ async def test_two_players_on_two_replicas(site):
     ledger = Ledger()
     tabs, replicas = await open_tabs(site, game_id, visitors, ledger)
     assert len(set(replicas.values())) == 2, f"both seats on one replica: {replicas}"
+    # least_conn: the idle socket's replica is the busiest, so neither seat goes there.
+    assert site.idle.replica not in replicas.values(), (site.idle.replica, replicas)
     await play_to_the_end(tabs, random.Random(5), [])
     FIGURES["two_replicas"] = {"replicas": replicas, **await check_game(game_id, tabs, ledger)}
     await close_all(tabs.values())
+    FIGURES["stats_json_bytes"] = await asyncio.to_thread(check_json_gzipped, visitors["host"])
+
+
+def check_json_gzipped(player: Visitor) -> dict:
+    """application/json is in gzip_types: the player's statistics, now with a finished game, come
+    compressed by nginx (Django compresses nothing)."""
+    path = f"/api/players/{player.username}/stats/?kind=farkle&goal=3000"
+    status, headers, plain = player.get(path)
+    assert status == 200 and headers["content-type"] == "application/json", (status, headers)
+    assert len(plain) > 512, f"under gzip_min_length, nothing to show: {plain!r}"
+    status, headers, body = player.get(path, headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and headers.get("content-encoding") == "gzip", headers
+    assert gzip.decompress(body) == plain
+    return {"plain": len(plain), "gzip": len(body)}
 
 
 class Prober(threading.Thread):
@@ -413,6 +458,7 @@ async def test_rolling_restart(site):
         for (game_id, visitors), ledger in zip(tables, ledgers, strict=True)
     ]
     progress: list[list[int]] = [[] for _ in tables]
+    log_since = site.nginx.log_size()
     prober = Prober(tables[0][1]["host"], ["/", f"/games/{tables[0][0]}/", "/healthz", "/games/mine/"])
     prober.start()
     rounds = []
@@ -455,6 +501,10 @@ async def test_rolling_restart(site):
     lost = sum(sum(v for k, v in ledger.errors.items() if k.startswith("lost:")) for ledger in ledgers)
     assert not prober.unfixed, f"5xx that a retry did not fix: {prober.unfixed}"
     assert sum(r["sockets_on_it"] for r in rounds) >= 2, rounds
+    passed_on = passed_on_by_nginx(site, log_since)
+    stopped = {f"127.0.0.1:{web.port}" for web in targets}
+    assert passed_on, "the access log shows no request nginx passed on from a stopped replica"
+    assert all(line.upstreams[0] in stopped for line in passed_on), passed_on
     FIGURES["rolling_restart"] = {
         "rounds": rounds,
         "games": games,
@@ -464,8 +514,19 @@ async def test_rolling_restart(site):
         "duplicated_actions": 0,
         "http_statuses": {str(k): v for k, v in sorted(prober.statuses.items())},
         "http_5xx_not_fixed_by_a_retry": len(prober.unfixed),
+        "requests_nginx_passed_on_to_another_replica": len(passed_on),
     }
     await close_all(tab for tabs, _ in opened for tab in tabs.values())
+
+
+def passed_on_by_nginx(site: Site, since: int) -> list:
+    """This nginx's requests that a replica failed and nginx passed to another (its default
+    proxy_next_upstream): the access log names each replica tried."""
+    return [
+        line
+        for line in site.nginx.access_log(since)
+        if len(line.upstreams) > 1 and set(line.upstreams) <= site.nginx.replicas
+    ]
 
 
 def test_an_idle_websocket_stays_open_for_five_minutes(site):

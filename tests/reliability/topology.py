@@ -31,6 +31,7 @@ import time
 import urllib.parse
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -164,6 +165,21 @@ def self_signed(folder: Path) -> Path:
     return folder / "fullchain.pem"
 
 
+class LogLine(NamedTuple):
+    """One line of the access log in deploy/nginx.conf's `dicehall` format."""
+
+    address: str
+    request: str
+    status: int
+    upstreams: list[str]  # each replica nginx tried, in order ("-" when none: the redirect)
+
+
+LOG_LINE = re.compile(
+    r'(?P<address>\S+) \[[^\]]*\] "(?P<request>[^"]*)" (?P<status>\d{3}) \d+ '
+    r"upstream=(?P<upstream>.+) time=[\d.]+$"
+)
+
+
 class Nginx:
     """Debian's nginx with the site's configuration, in its own folder, in the foreground."""
 
@@ -171,6 +187,11 @@ class Nginx:
         self.prefix = prefix
         self.http_port, self.https_port = free_port(), free_port()
         self.conf = substitute(site_conf(), upstreams, self.http_port, self.https_port)
+        self.replicas = {f"127.0.0.1:{port}" for port in upstreams}
+        # Kept where deploy/nginx.conf puts it, shared with any other nginx of this machine: the test
+        # reads what was appended since it looked, and tells its own lines by its replicas' ports.
+        (log,) = set(re.findall(r"^\s*access_log (\S+) dicehall;$", self.conf, flags=re.M))
+        self.access_log_path = Path(log)
         self.cert = self_signed(prefix / "conf" / "certs")
         self.proc: subprocess.Popen | None = None
         self.ssl_context = ssl.create_default_context(cafile=str(self.cert))
@@ -203,6 +224,34 @@ class Nginx:
             assert self.proc.poll() is None, f"nginx stopped: {self.error_log()}"
             assert time.monotonic() < deadline, "nginx did not listen within 10 s"
             time.sleep(0.05)
+
+    def log_size(self) -> int:
+        with contextlib.suppress(OSError):
+            return self.access_log_path.stat().st_size
+        return 0
+
+    def access_log(self, since: int) -> list[LogLine]:
+        """The lines appended to the access log since offset `since` (nginx appends whole lines)."""
+        with contextlib.suppress(OSError), self.access_log_path.open("rb") as log:
+            log.seek(since)
+            matches = (LOG_LINE.match(line) for line in log.read().decode(errors="replace").splitlines())
+            return [
+                LogLine(m["address"], m["request"], int(m["status"]), m["upstream"].split(", "))
+                for m in matches
+                if m
+            ]
+        return []
+
+    def logged(self, since: int, wanted, count: int = 1, seconds: float = 5) -> list[LogLine]:
+        """The lines since `since` that `wanted` accepts, once there are `count` (or `seconds` have
+        passed): nginx writes a request's line when it is done with it, just after the client has its
+        answer."""
+        deadline = time.monotonic() + seconds
+        while len(lines := [line for line in self.access_log(since) if wanted(line)]) < count:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        return lines
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -361,18 +410,7 @@ class Visitor:
         headers: dict | None = None,
         https: bool = True,
     ) -> tuple[int, dict, bytes]:
-        if https:
-            conn = http.client.HTTPSConnection(
-                HOST,
-                self.site.https_port,
-                context=self.site.ssl_context,
-                timeout=30,
-                source_address=(self.source, 0),
-            )
-        else:
-            conn = http.client.HTTPConnection(
-                HOST, self.site.http_port, timeout=30, source_address=(self.source, 0)
-            )
+        conn = self.connection(https)
         sent = {"Cookie": self.cookie_header(), **(headers or {})}
         data = None
         if body is not None:
@@ -396,6 +434,34 @@ class Visitor:
                 name = name.lower()
                 headers[name] = f"{headers[name]}, {value}" if name in headers else value
             return response.status, headers, content
+        finally:
+            conn.close()
+
+    def connection(self, https: bool = True) -> http.client.HTTPConnection:
+        if https:
+            return http.client.HTTPSConnection(
+                HOST,
+                self.site.https_port,
+                context=self.site.ssl_context,
+                timeout=30,
+                source_address=(self.source, 0),
+            )
+        return http.client.HTTPConnection(
+            HOST, self.site.http_port, timeout=30, source_address=(self.source, 0)
+        )
+
+    def post_bytes(self, path: str, size: int, send: bool = True) -> int:
+        """POST `size` bytes to `path` (`send=False`: only announce them, as a client that waits for
+        an answer before sending); the status."""
+        conn = self.connection()
+        try:
+            conn.putrequest("POST", path)
+            conn.putheader("Content-Type", "application/octet-stream")
+            conn.putheader("Content-Length", str(size))
+            conn.endheaders(b"x" * size if send else None)
+            response = conn.getresponse()
+            response.read()
+            return response.status
         finally:
             conn.close()
 
