@@ -10,7 +10,7 @@ game reaches the notices sockets of all its players, and thousands of those sock
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from django.urls import reverse
@@ -45,10 +45,13 @@ class Row:
     over: bool = False
 
     @classmethod
-    def of(cls, game) -> Row:
+    def of(cls, game, players: list[str] | None = None) -> Row:
+        """A game's row, its players read from its seats unless given (a move has them in its state)."""
         since = game.turn_started_at.timestamp() if game.turn_started_at else None
-        players = [s.user.username for s in game.seats.all()]
-        return cls(game.pk, game.kind, game.options, game.current_player or "", since, players, game.scores)
+        players = [s.user.username for s in game.seats.all()] if players is None else players
+        over = game.status != game.Status.PLAYING
+        current = game.current_player or ""
+        return cls(game.pk, game.kind, game.options, current, since, players, game.scores, over)
 
     def entry(self, now: float) -> dict:
         name = game_name(rules.get(self.kind), self.options)
@@ -120,22 +123,10 @@ def feed(user) -> dict:
     return read(user).frame()
 
 
-def turn_message(game, state: dict) -> dict:
+def turn_message(game) -> dict:
     """The channel-layer message a move sends its players' notices sockets when the turn passed: the
-    game's row as it now stands (Feed.with_turn)."""
-    engine = game.engine
-    over = engine.is_over(state)
-    row = {
-        "game": game.pk,
-        "kind": game.kind,
-        "options": game.options,
-        "current": "" if over else engine.current_player(state) or "",
-        "since": game.turn_started_at.timestamp() if game.turn_started_at else None,
-        "players": list(state["players"]),
-        "scores": engine.scores(state),
-        "over": over,
-    }
-    return {"type": "notices.turn", "row": row}
+    game's row as the move leaves it (Feed.with_turn)."""
+    return {"type": "notices.turn", "row": asdict(Row.of(game, players=list(game.state["players"])))}
 
 
 def mark_seen(user, ids: list[int]) -> None:

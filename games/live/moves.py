@@ -145,7 +145,7 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
     # When the turn passes, every player's lists of games (whose turn, the scores) change.
     notify = tuple(state["players"]) if passed else ()
-    notice = turn_message(game, state) if passed else None
+    notice = turn_message(game) if passed else None
     text = encode(event, state=state_json)
     return ActionOutcome(
         seq=logged.seq, duplicate=False, event=event, text=text, notify=notify, notice=notice

@@ -47,6 +47,8 @@ from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 from redis import asyncio as aioredis
 
+from games.live.perloop import per_loop
+
 logger = logging.getLogger(__name__)
 
 PERIOD = 10.0  # seconds; the settings are named "per 10 s"
@@ -109,9 +111,14 @@ def _cache():
     return caches[settings.RATE_LIMIT_CACHE]
 
 
+def _counter(key: str, window: int) -> str:
+    """The cache key of a user counter's count in one window."""
+    return f"rl:{key}:{window}"
+
+
 def _window_keys(key: str, now: float, period: float) -> tuple[str, str, int]:
     window = int(now // period)
-    return f"rl:{key}:{window}", f"rl:{key}:{window - 1}", window
+    return _counter(key, window), _counter(key, window - 1), window
 
 
 def _verdict(current: int, previous: int, limit: int, now: float, window: int, period: float) -> int | None:
@@ -198,27 +205,20 @@ def _script(client):
 
 # One asyncio Redis client per event loop (daphne has one), for every frame's shared count. A small
 # blocking pool: a burst of frames waits for a connection instead of opening hundreds.
-_async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 ASYNC_POOL_SIZE = 4
 
 
+@per_loop
 def _async_client():
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        # The cache's own settings: the same server and socket timeouts as django-redis uses.
-        config = settings.CACHES[settings.RATE_LIMIT_CACHE]
-        options = config.get("OPTIONS", {})
-        timeouts = {
-            name.lower(): options[name]
-            for name in ("SOCKET_TIMEOUT", "SOCKET_CONNECT_TIMEOUT")
-            if name in options
-        }
-        pool = aioredis.BlockingConnectionPool.from_url(
-            config["LOCATION"], max_connections=ASYNC_POOL_SIZE, timeout=REDIS_TIMEOUT, **timeouts
-        )
-        client = _async_clients[loop] = aioredis.Redis(connection_pool=pool)
-    return client
+    # The cache's own settings: the same server and socket timeouts as django-redis uses.
+    config = settings.CACHES[settings.RATE_LIMIT_CACHE]
+    options = config.get("OPTIONS", {})
+    names = ("SOCKET_TIMEOUT", "SOCKET_CONNECT_TIMEOUT")
+    timeouts = {name.lower(): options[name] for name in names if name in options}
+    pool = aioredis.BlockingConnectionPool.from_url(
+        config["LOCATION"], max_connections=ASYNC_POOL_SIZE, timeout=REDIS_TIMEOUT, **timeouts
+    )
+    return aioredis.Redis(connection_pool=pool)
 
 
 @dataclass
@@ -276,25 +276,14 @@ class _Tally:
             self.counts = {key: c for key, c in self.counts.items() if c.window >= window - 1}
 
 
-_tallies: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _tally() -> _Tally:
-    loop = asyncio.get_running_loop()
-    tally = _tallies.get(loop)
-    if tally is None:
-        tally = _tallies[loop] = _Tally()
-    return tally
+_tally = per_loop(_Tally)
 
 
 async def _send_counts(cache: RedisCache, tally: _Tally, hits: dict[tuple[str, int], int], period: float):
     """INCRBY each (key, window) by its hits; tell the tally what Redis answered. The replies, in pairs."""
     keys, args = [], [int(2 * period) + 1]
     for (key, window), n in hits.items():
-        keys += [
-            cache.make_and_validate_key(f"rl:{key}:{window}"),
-            cache.make_and_validate_key(f"rl:{key}:{window - 1}"),
-        ]
+        keys += [cache.make_and_validate_key(_counter(key, w)) for w in (window, window - 1)]
         args.append(n)
     replies = await _script(_async_client())(keys=keys, args=args)
     for n, (key, window) in enumerate(hits):
@@ -309,7 +298,8 @@ async def _flush(cache: RedisCache, tally: _Tally, period: float) -> None:
     try:
         while tally.unsent:
             batch, tally.unsent = tally.unsent, {}
-            await asyncio.wait_for(_send_counts(cache, tally, batch, period), REDIS_TIMEOUT)
+            async with asyncio.timeout(REDIS_TIMEOUT):
+                await _send_counts(cache, tally, batch, period)
     except Exception:
         tally.unsent.clear()  # fail open, as a frame's own count does
         if _fail_open():
@@ -347,17 +337,16 @@ async def shared_hits_redis(
             tally.unsent[key, window] = tally.unsent.get((key, window), 0) + 1
         _schedule_flush(cache, tally, period)
         return None
-    return await _counted_now(cache, tally, hits, counts, now, period)
+    return await _counted_now(cache, tally, hits, counts, now, window, period)
 
 
 async def _counted_now(
-    cache, tally: _Tally, hits, counts, now: float, period: float
+    cache, tally: _Tally, hits, counts, now: float, window: int, period: float
 ) -> tuple[int, int] | None:
     """The exact count: this frame's hits, with this process's unsent ones of the same counters."""
     if tally.task is not None and not tally.task.done():
         # A batch on its way holds hits of this process that Redis must have counted first.
         await asyncio.shield(tally.task)
-    window = int(now // period)
     batch = {(key, window): tally.unsent.pop((key, window), 0) + 1 for key, _ in hits}
     for count in counts:
         count.mine += 1
@@ -368,7 +357,7 @@ async def _counted_now(
             count.mine -= 1
         undo = _async_client().pipeline(transaction=False)
         for key, window in batch:
-            undo.decr(cache.make_and_validate_key(f"rl:{key}:{window}"))
+            undo.decr(cache.make_and_validate_key(_counter(key, window)))
         await undo.execute()
     return refusal
 
@@ -377,7 +366,7 @@ def shared_undo(key: str) -> None:
     """Take back one hit counted by shared_hit in the current window."""
     window = int(clock() // PERIOD)
     with contextlib.suppress(Exception):  # expired, or the cache is down: nothing to take back
-        _cache().decr(f"rl:{key}:{window}")
+        _cache().decr(_counter(key, window))
 
 
 def _fail_open() -> bool:

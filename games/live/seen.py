@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 
 from channels.db import database_sync_to_async
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games.live.perloop import per_loop
 from games.models import Connection, Seat
 from notices.models import Preferences
 
@@ -32,15 +32,7 @@ class _Batch:
         self.scheduled = False
 
 
-_batches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _batch() -> _Batch:
-    loop = asyncio.get_running_loop()
-    batch = _batches.get(loop)
-    if batch is None:
-        batch = _batches[loop] = _Batch()
-    return batch
+_batch = per_loop(_Batch)
 
 
 def game_socket(channel_name: str) -> None:
