@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
+from config import gc_tuning
 from games.errors import Sentence
 from games.live import seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
@@ -43,11 +44,13 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
         self.joined = True
         self.feed: feed.Feed | None = None
         await self.accept()
+        gc_tuning.socket_opened()
         await self._send_feed(await database_sync_to_async(self._seen_and_read)())
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
             self.joined = False
+            gc_tuning.socket_closed()
             await self._layer("group_discard")
             await database_sync_to_async(services.seen_on_site)(self.user)
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import scope_language
 from chat import services as chat
 from coach import hints
+from config import gc_tuning
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import move_async, presence, seen, selectors
 from games.live.broadcast import group_name
@@ -84,6 +85,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.joined = True
         await self.accept()
+        gc_tuning.socket_opened()
         await self.send_json(snapshot)
         await self._announce_presence(online=True, connected=snapshot["connected"])
 
@@ -91,6 +93,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not getattr(self, "joined", False):
             return
         self.joined = False
+        gc_tuning.socket_closed()
         await self._layer_call("group_discard", self.group, self.channel_name)
         connected = await database_sync_to_async(presence.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user
