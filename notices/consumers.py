@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import scope_language
 from config import gc_tuning
 from games.errors import Sentence
-from games.live import seen
+from games.live import jsontext, seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -29,6 +29,11 @@ MAX_IDS = 50
 
 
 class NoticesConsumer(AsyncJsonWebsocketConsumer):
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        # A feed frame goes to every player of a game each time its turn passes: orjson, as the games'.
+        return jsontext.dumps(content)
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.joined = False
@@ -56,8 +61,8 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
 
     async def _layer(self, method: str) -> bool:
         try:
-            call = getattr(self.channel_layer, method)(self.group, self.channel_name)
-            await asyncio.wait_for(call, settings.WS_LAYER_TIMEOUT)
+            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
+                await getattr(self.channel_layer, method)(self.group, self.channel_name)
         except Exception:
             logger.warning("channel layer %s for notices failed", method, exc_info=True)
             return False
