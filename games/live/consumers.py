@@ -164,6 +164,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             shown = repr(message["type"][:40])
             await self.send_error("unknown_type", Sentence(_("Unknown message type %(type)s."), type=shown))
             return
+        if message.get("game", self.game_id) != self.game_id:
+            # A socket serves one game; a frame aimed at another (a forged chat line, say) is refused
+            # rather than quietly applied to this one.
+            await self.send_error(
+                "bad_request",
+                Sentence(_("This connection is for game %(game)s only."), game=self.game_id),
+                client_id,
+            )
+            return
         try:
             await handler(self, message)
         except RateLimited as exc:

@@ -46,9 +46,11 @@ async def test_hostile_chat_frames_are_refused_and_store_nothing_wrong(make_user
         assert (await say({"type": "say", "text": "x" * 10_000}))["code"] == "bad_request"
         assert (await say({"type": "say", "text": ["not", "text"]}))["code"] == "bad_request"
         assert (await say({"type": "say"}))["code"] == "bad_request"
-        # A message carries no game: it goes to the socket's own table, whatever it names.
+        # A socket serves its own game: a frame naming another is refused, and stores nothing.
         aimed = await say({"type": "say", "text": "hello", "game": theirs.pk})
-        assert aimed["type"] == "chat"
+        assert aimed["code"] == "bad_request"
+        assert aimed["message"] == f"This connection is for game {ours.pk} only."
+        assert (await say({"type": "say", "text": "hello", "game": ours.pk}))["type"] == "chat"
         codes = [(await say({"type": "say", "text": f"flood {n}"})).get("code") for n in range(6)]
         assert codes[:3] == [None, None, None] and set(codes[3:]) == {"rate_limited"}
         assert all("retry_after" in m for m in tab.received if m.get("code") == "rate_limited")
