@@ -9,21 +9,24 @@ from playwright.sync_api import expect
 from tests.e2e import ui
 from tests.e2e.axe import check_axe
 
-# Before any page script: the tab counts as hidden (another tab is in front) and every browser
-# notification the page makes is recorded.
+# Before any page script: the tab counts as hidden (another tab is in front), and every browser
+# notification the page makes is recorded as well as made: the page gets the browser's own Notification
+# (its permission granted to the context), only wrapped.
 HIDDEN_TAB_AND_RECORDED_NOTIFICATIONS = """
 Object.defineProperty(document, 'hidden', { get: () => true });
 window.__notifications = [];
-window.Notification = class extends EventTarget {
-  static permission = 'granted';
-  static requestPermission() { return Promise.resolve('granted'); }
-  constructor(title, options) { super(); window.__notifications.push({ title, body: options?.body }); }
+window.Notification = class extends window.Notification {
+  constructor(title, options) {
+    super(title, options);
+    window.__notifications.push({ title, body: options?.body, permission: Notification.permission });
+  }
 };
 """
 
 
 def test_the_turn_reaches_a_player_waiting_on_another_page(visit, dice, snap):
     ann, bob = visit("ann"), visit("bob")
+    bob.context.grant_permissions(["notifications"])
     bob.context.add_init_script(HIDDEN_TAB_AND_RECORDED_NOTIFICATIONS)
     ui.sign_up(ann, "ann")
     ui.sign_up(bob, "bob")
@@ -54,7 +57,7 @@ def test_the_turn_reaches_a_player_waiting_on_another_page(visit, dice, snap):
     expect(waiting).to_contain_text("ann, bob · bob to play · ann 3, bob 0")
     bob.wait_for_function("window.__notifications.length === 1")
     assert bob.evaluate("window.__notifications") == [
-        {"title": "Your turn", "body": f"Triple Quintzee #{path.split('/')[2]}"}
+        {"title": "Your turn", "body": f"Triple Quintzee #{path.split('/')[2]}", "permission": "granted"}
     ]
     assert bob.evaluate("document.querySelector('link[rel=icon]').dataset.count") == "2"
 

@@ -140,6 +140,7 @@ def test_a_game_over_days_by_email(visit, dice, snap, server, server_env, inbox)
         assert second["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         bob.goto(re.search(r"in one click: (\S+)", text(second)).group(1))
         expect(bob.get_by_role("heading", level=1)).to_have_text("No more turn e-mails")
+        check_axe(bob, "unsubscribed from turn e-mails")
         snap(bob, "unsubscribed")
         bob.goto(link)
         dice([3, 3, 3, 1, 2])
