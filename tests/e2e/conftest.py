@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import ConsoleWatch, wait_for_disconnects
+from tests.e2e.axe import check_axe
 
 E2E_SHOTS = SHOTS / "e2e"
 
@@ -81,7 +82,8 @@ def visit(browser, server, transactional_db):
 
 @pytest.fixture
 def snap(request):
-    """snap(page, "name") saves artifacts/screenshots/e2e/<journey>/<nn>-<name>.png (full page)."""
+    """snap(page, "name") saves artifacts/screenshots/e2e/<journey>/<nn>-<name>.png (full page), after
+    axe has checked the page as shown: every state a journey keeps a picture of is checked."""
     folder = E2E_SHOTS / re.sub(r"^test_", "", request.node.name)
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.png"):
@@ -90,6 +92,7 @@ def snap(request):
 
     def take(page: Page, name: str) -> Path:
         path = folder / f"{next(counter):02d}-{name}.png"
+        check_axe(page, f"the page shown in {path.name}")
         page.screenshot(path=str(path), full_page=True)
         return path
 

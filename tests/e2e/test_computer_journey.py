@@ -29,12 +29,14 @@ COMPUTER_TURN_MS = 90_000
 
 
 def shot(page: Page, name: str, *, dark: bool = True) -> None:
-    """The window as the player sees it, in the light theme and then the dark one."""
+    """The window as the player sees it, in the light theme and then the dark one, each checked by axe."""
     SHOTS_DIR.mkdir(parents=True, exist_ok=True)
     page.emulate_media(color_scheme="light")
+    check_axe(page, f"{name}, light")
     page.screenshot(path=str(SHOTS_DIR / f"{name}-light.png"))
     if dark:
         page.emulate_media(color_scheme="dark")
+        check_axe(page, f"{name}, dark")
         page.screenshot(path=str(SHOTS_DIR / f"{name}-dark.png"))
         page.emulate_media(color_scheme="light")
 

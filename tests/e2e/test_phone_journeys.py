@@ -67,7 +67,9 @@ def no_sideways_scroll(page: Page) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    """The window as the player sees it (not the full page: the bar sticks to the window)."""
+    """The window as the player sees it (not the full page: the bar sticks to the window), checked by
+    axe first."""
+    check_axe(page, f"the phone page shown in {name}")
     PHONE_SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(PHONE_SHOTS / f"{name}.png"))
 

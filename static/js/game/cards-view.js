@@ -97,7 +97,7 @@ class CardPlay extends GameView {
     const s = this.app.state;
     const mine = this.app.myTurn;
     const interactive = mine && s.roll > 0 && s.roll < this.sheet.rolls;
-    return { dice: s.dice, count: this.sheet.dice, marked: mine ? this.holds : new Set(s.held ?? []), markWord: 'held', interactive };
+    return { dice: s.dice, count: this.sheet.dice, marked: mine ? this.holds : new Set(s.held ?? []), markWord: gettext('held'), interactive };
   }
 
   controls() {
@@ -297,7 +297,7 @@ class CardReplay {
   }
 
   dice(state) {
-    return diceRow({ dice: state.dice, count: this.sheet.dice, marked: new Set(state.held ?? []), markWord: 'held', interactive: false });
+    return diceRow({ dice: state.dice, count: this.sheet.dice, marked: new Set(state.held ?? []), markWord: gettext('held'), interactive: false });
   }
 
   moment(state) {
