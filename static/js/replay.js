@@ -10,8 +10,21 @@ async function unpack(packed) {
   return JSON.parse(await new Response(json).text());
 }
 
+// The live game screen's renderers draw the cards; the replay falls back to a summary without them.
+async function renderer() {
+  try {
+    return await import("./game/replay-view.js");
+  } catch (err) {
+    return null;
+  }
+}
+
 const page = JSON.parse(document.getElementById("replay-data").textContent);
-const { first, patches, entries } = await unpack(page.packed);
+// Everything the page waits for is awaited here, together, and nothing below awaits: the log's lines,
+// the first drawing and the handlers then arrive in one task. A line put on the screen before the board
+// was drawn moved under the reader's pointer when it was (a press there lost its click, and the page's
+// own first step stayed), and a control clicked before its handler existed did nothing.
+const [{ first, patches, entries }, view] = await Promise.all([unpack(page.packed), renderer()]);
 const frames = [first];
 // Not in place: each step is a document of its own.
 for (const patch of patches) frames.push(applyPatch(frames.at(-1), patch, false, false).newDocument);
@@ -63,9 +76,7 @@ data.entries.forEach((entry, i) => {
 
 let draw = null;
 try {
-  // The live game screen's renderers draw the cards; the replay falls back to a summary without them.
-  const { replayer } = await import("./game/replay-view.js");
-  draw = replayer(data);
+  draw = view ? view.replayer(data) : null;
 } catch (err) {
   draw = null;
 }
@@ -124,3 +135,7 @@ document.addEventListener("keydown", (event) => {
   show(moves[key]());
 });
 show(step);
+// Disabled in the page until now (templates/games/replay.html): a click before this would be lost.
+document.querySelectorAll("button[data-step], button[data-goto-step]").forEach((button) => {
+  button.disabled = false;
+});
