@@ -99,14 +99,48 @@ def test_phone_header_is_compact_and_its_menu_opens(open_as, make_user, scheme):
     )
 
 
-def test_desktop_header_stays_as_it_was(open_as, make_user):
-    page = open_as(make_user("ann"), DESKTOP)
+LONG_NAME = "a_very_long_username_x"
+
+
+@pytest.mark.parametrize(
+    ("username", "language", "rows", "links"),
+    [
+        ("ann", "en", 1, ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "ann, your profile")),
+        ("pfarkle", "en", 2, ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "pfarkle, your profile")),
+        (LONG_NAME, "en", 2, ("Painted DiceZ", "High scores", f"{LONG_NAME}, your profile")),
+        ("pfarkle", "de", 2, ("Triple Quintzee", "Spielen", "Bestenlisten", "pfarkle, dein Profil")),
+    ],
+)
+def test_desktop_header_keeps_the_players_links_and_bell_on_its_first_row(
+    open_as, make_user, username, language, rows, links
+):
+    """At 1280 px the header is one row when everything fits; otherwise (a longer name, German) the
+    games' links make a second row, and the player's links and the notifications' bell stay on the
+    first, beside the brand. A long name is cut on screen, its whole text in the link's name."""
+    page = open_as(make_user(username, language=language), DESKTOP)
     page.goto("/")
-    nav = page.get_by_role("navigation", name="Main")
-    expect(nav.get_by_role("button", name="Menu")).to_be_hidden()
-    for name in ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "Your profile"):
-        expect(nav.get_by_role("link", name=name)).to_be_visible()
-    assert page.locator(".site-header").bounding_box()["height"] < 60
+    nav = page.locator("nav.nav")
+    expect(nav.locator(".menu-button")).to_be_hidden()
+    for name in links:
+        expect(nav.get_by_role("link", name=name, exact=True)).to_be_visible()
+    if rows == 2:
+        expect(nav).to_have_class(re.compile(r"\btwo-rows\b"))
+    else:
+        expect(nav).not_to_have_class(re.compile(r"\btwo-rows\b"))
+    height = page.locator(".site-header").bounding_box()["height"]
+    assert height < (60 if rows == 1 else 90), height
+
+    def middle(selector: str) -> float:
+        box = page.locator(selector).bounding_box()
+        return box["y"] + box["height"] / 2
+
+    first_row = middle(".brand")
+    for selector in (".nav-notices", ".nav-user li:first-child", ".nav-name"):
+        assert abs(middle(selector) - first_row) < 12, selector
+    assert (middle(".nav-games") > first_row + 20) == (rows == 2)
+    bell = page.locator(".nav-notices").bounding_box()
+    assert bell["x"] + bell["width"] <= 1280
+    _shot(page, f"header-desktop-{username}-{language}")
 
 
 def test_without_scripts_the_phone_links_stay_open(open_as, make_user):
