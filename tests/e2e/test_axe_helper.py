@@ -27,3 +27,12 @@ def test_a_list_item_outside_a_list_fails_with_its_rule_and_target(page):
 def test_a_clean_page_passes(page):
     page.set_content(PAGE.format('<div role="log"><ol><li>A move</li></ol></div>'))
     check_axe(page, "a clean page")
+
+
+def test_a_page_checked_clean_is_checked_again_once_it_changes(page):
+    page.set_content(PAGE.format('<div role="log"><ol><li>A move</li></ol></div>'))
+    check_axe(page, "a clean page")
+    check_axe(page, "the same page, unchanged")
+    page.evaluate("document.querySelector('ol').outerHTML = '<li id=\"orphan\">A move</li>'")
+    with pytest.raises(AssertionError, match=r"listitem \(serious\).*#orphan"):
+        check_axe(page, "the page, broken since")
