@@ -64,7 +64,8 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
         for i in range(moves):
             seq += 1
             client_id = f"{tag}-{i}"
-            await cursor.execute(load_sql, [game_id, client_id, user_id, user_id, game_id])
+            load = [*move_sql.game_params(game_id), client_id, user_id, user_id, game_id]
+            await cursor.execute(load_sql, load)
             cursor.nextset()
             await cursor.fetchone()
             cursor.nextset()

@@ -167,8 +167,9 @@ REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one
 # list push per member, holds one connection per process (no pool to exhaust when hundreds of
 # sockets connect at once) and measured about twice the throughput of RedisChannelLayer on this
-# hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers.
-CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer")
+# hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers. Ours
+# (games/live/layer.py) adds sending a move's group messages in one round trip.
+CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="games.live.layer.PubSubLayer")
 # Names on Redis start with this prefix ("asgi" is channels-redis' own default): two deployments, or the
 # load benchmark and a test run, can share one Redis without hearing each other's groups.
 CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default="asgi")

@@ -73,7 +73,18 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
     thread), and a game's lock keeps a later call from overtaking an earlier one while it waits on
     the channel layer. A failed send loses nothing (see send_now) and is logged.
     """
+    if not messages:
+        return
     layer = get_channel_layer()
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:
+        # One round trip for all of them (games.live.layer); its shard's lock keeps the calls' order.
+        try:
+            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
+                await send_many(messages)
+        except Exception:
+            logger.exception("broadcast to %s failed; clients will resync", ", ".join(g for g, _ in messages))
+        return
     loop = asyncio.get_running_loop()
     for group, message in messages:
         key = (id(loop), group)

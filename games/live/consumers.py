@@ -14,6 +14,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
@@ -41,6 +42,16 @@ MAX_GAME_ID = 2**63 - 1
 _move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
+def unwrapped(user):
+    """The user behind Channels' lazy ``scope["user"]``: every attribute read through the proxy is a
+    call of its own, and a move reads the user's several times (docs/BENCHMARKS.md)."""
+    if not isinstance(user, LazyObject):
+        return user
+    if user._wrapped is empty:
+        user._setup()
+    return user._wrapped
+
+
 class NoSuchPathConsumer(AsyncWebsocketConsumer):
     """Any websocket path that is not a game's: refused at the handshake (HTTP 403), as a game that
     does not exist is, instead of the router's exception (HTTP 500)."""
@@ -56,7 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- connection ------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
+        self.user = unwrapped(self.scope.get("user"))
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False

@@ -29,11 +29,24 @@ from psycopg_pool import AsyncConnectionPool
 from games.live import move_sql
 from games.live.broadcast import group_name, layer_message, notices_messages, publish
 from games.live.jsontext import loads
-from games.live.moves import ActionOutcome, Batch, Decision, decide
+from games.live.moves import ActionOutcome, Batch, Decision, Known, decide
 
 logger = logging.getLogger(__name__)
 
 _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+# The state each game was left in by the last move this process committed, most recent last: the next
+# move of the game reads its row without the state when nobody has moved since (games.live.move_sql).
+# About 6-28 kB of memory a game (docs/BENCHMARKS.md).
+KNOWN_GAMES = 1024
+_known: dict[int, Known] = {}
+
+
+def _remember(game_id: int, known: Known) -> None:
+    _known.pop(game_id, None)
+    _known[game_id] = known
+    if len(_known) > KNOWN_GAMES:
+        del _known[next(iter(_known))]
 
 
 def enabled() -> bool:
@@ -47,7 +60,9 @@ def connection_kwargs() -> dict:
     params = {key: value for key, value in params.items() if value}
     if db.get("PORT"):
         params["port"] = db["PORT"]
-    return {**params, "autocommit": True, "cursor_factory": AsyncClientCursor}
+    # prepare_threshold None: the move's statements are prepared by name (move_sql.PREPARE_SQL), and
+    # psycopg's own bookkeeping of what to prepare hashed every query text, values inlined, on every move.
+    return {**params, "autocommit": True, "cursor_factory": AsyncClientCursor, "prepare_threshold": None}
 
 
 async def _open_pool() -> AsyncConnectionPool:
@@ -86,14 +101,18 @@ async def close_pool() -> None:
 
 async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcome:
     """Make the move in one transaction and broadcast it once that has committed."""
-    decision = decide(game_id=game_id, user=user, client_id=client_id, action=action)
+    known = _known.get(game_id)
+    decision = decide(game_id=game_id, user=user, client_id=client_id, action=action, known=known)
     batch = next(decision)  # the envelope is checked before a connection is taken
     async with (await pool()).connection() as conn:
         try:
             outcome = await _run(conn.cursor(), decision, batch)
+            committed = conn.info.transaction_status == TransactionStatus.IDLE
         finally:
             if conn.info.transaction_status != TransactionStatus.IDLE:
                 await conn.execute("ROLLBACK")
+    if committed and outcome.known is not None:  # the COMMIT went with the move's last statements
+        _remember(game_id, outcome.known)
     if not outcome.duplicate:
         await publish(
             [

@@ -19,6 +19,7 @@ FOR UPDATE does on PostgreSQL.
 from __future__ import annotations
 
 from datetime import UTC
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -30,10 +31,21 @@ from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
 from notices.models import Preferences, TurnMail
 
+if TYPE_CHECKING:
+    from games.live.moves import Known, Logged
+
 # Django's default table names (games_game ...); tests/games/test_hot_path.py holds them to the models.
 # The game row is read column by column in the model's field order (row_to_game), so its columns come
 # from the model itself.
 GAME_COLUMNS = ", ".join(f"g.{f.column}" for f in Game._meta.concrete_fields)
+# The state (3-8 KB of JSON, parsed on every move) is left out when the move pool's process holds the
+# state of that very row already (games.live.moves.Known: the same seq of the same game): most moves of
+# a game come from the socket that made the last one. The last column says whether it was left out.
+_SAME = "g.seq = %s AND g.created_at = %s"
+_GAME_SELECT = ", ".join(
+    f"CASE WHEN {_SAME} THEN NULL ELSE g.state END" if f.name == "state" else f"g.{f.column}"
+    for f in Game._meta.concrete_fields
+)
 TABLES = {
     Game: "games_game",
     Seat: "games_seat",
@@ -49,7 +61,10 @@ LOCK_CLAUSE = " FOR UPDATE"
 
 # name: (SQL, the PostgreSQL types of its parameters if it is prepared on the move pool's connections)
 STATEMENTS: dict[str, tuple[str, str | None]] = {
-    "game": (f"SELECT {GAME_COLUMNS} FROM games_game g WHERE g.id = %s", "bigint"),  # noqa: S608 - model columns
+    "game": (
+        f"SELECT {_GAME_SELECT}, {_SAME} FROM games_game g WHERE g.id = %s",  # noqa: S608 - model columns
+        "integer, timestamptz, integer, timestamptz, bigint",
+    ),
     "mover": (
         """SELECT s.id, s.position,
   (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),
@@ -166,6 +181,7 @@ def prepared_sql(name: str) -> str:
 # --- rows and parameters ---------------------------------------------------------------------------
 
 _FIELDS = [f.attname for f in Game._meta.concrete_fields]
+_STATE = _FIELDS.index("state")
 _JSON = [i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.JSONField)]
 _DATETIMES = [i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.DateTimeField)]
 
@@ -188,17 +204,25 @@ def to_datetime(value):
     return connection.ops.adapt_datetimefield_value(value)
 
 
-def row_to_game(row) -> Game:
+def game_params(game_id: int, known: Known | None = None) -> list:
+    """The "game" statement's parameters: the row of ``game_id``, its state left out if it is ``known``'s."""
+    seq, created_at = (known.seq, to_datetime(known.created_at)) if known else (-1, None)
+    return [seq, created_at, seq, created_at, game_id]
+
+
+def row_to_game(row, known: Known | None = None) -> Game:
     """The Game of a row of the "game" statement, as the ORM would build it."""
-    values = list(row)
+    *values, same = row
     for i in _JSON:
         values[i] = from_json(values[i])
     for i in _DATETIMES:
         values[i] = from_datetime(values[i])
+    if same:
+        values[_STATE] = known.state
     return Game.from_db(connection.alias, _FIELDS, values)
 
 
-def write_params(logged: Action, state_json: str) -> tuple[list, list]:
+def write_params(logged: Logged, state_json: str) -> tuple[list, list]:
     """The parameters of the "insert" and "update" statements of a move."""
     game = logged.game
     insert = [

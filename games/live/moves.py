@@ -39,11 +39,22 @@ from games.live import broadcast, move_sql
 from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice
 from games.live.selectors import event_payload
-from games.models import Action, Game, Seat
+from games.models import Game
 from notices.feed import turn_message
 from notices.services import turn_mail_delay
 
 MAX_CLIENT_ID = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A game's state as of one row: the game (its id and its creation, which a reused id does not
+    share) and its seq. A move given it reads the row without the state when they still match
+    (games.live.move_sql); the engines never change a state they are given, so it can be shared."""
+
+    created_at: Any
+    seq: int
+    state: dict
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,33 @@ class ActionOutcome:
     text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
     notify: tuple[str, ...] = ()  # players whose lists of games changed (the turn passed)
     notice: dict | None = None  # what their notices sockets hear then (notices.feed.turn_message)
+    known: Known | None = None  # the game as the move leaves it, once it has committed
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """The mover's seat as a move needs it. Not a ``Seat``: a Django model's ``__init__`` checks every
+    foreign key it is given, and with the ``Action`` below that was about 27 us of every move, more
+    than the rules of most moves (docs/BENCHMARKS.md)."""
+
+    pk: int
+    user: Any
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """The action being stored, with the attributes of an ``Action`` that the event and the INSERT read
+    (games.live.selectors.log_entry, games.live.move_sql.write_params)."""
+
+    game: Game
+    seq: int
+    seat: Mover
+    action: dict
+    dice: list
+    result: dict
+    created_at: Any
+    client_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,20 +132,21 @@ def validate_envelope(client_id: Any, action: Any) -> None:
         raise BadRequest(_("An action must be an object with a type."))
 
 
-def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
-    """The move of ``user`` in game ``game_id`` (see the module's docstring)."""
+def decide(*, game_id: int, user, client_id: Any, action: Any, known: Known | None = None) -> Decision:
+    """The move of ``user`` in game ``game_id`` (see the module's docstring); ``known``: the game's
+    state as the caller last saw it committed, if it holds one."""
     validate_envelope(client_id, action)
     game_rows, mover_rows = yield Batch(
-        [("game", [game_id]), ("mover", [client_id, user.pk, user.pk, game_id])]
+        [("game", move_sql.game_params(game_id, known)), ("mover", [client_id, user.pk, user.pk, game_id])]
     )
     if not game_rows:
         raise NotFound(_("There is no such game."))
-    game = move_sql.row_to_game(game_rows[0])
+    game = move_sql.row_to_game(game_rows[0], known)
     seat_pk, position, earlier_seq, is_member = mover_rows[0]
     if seat_pk is None:
         raise Forbidden(_("Spectators can watch but not play: you have no seat in this game."), "spectator")
     # The event names the player: the user we already have saves a query.
-    seat = Seat(pk=seat_pk, game=game, user=user, position=position)
+    seat = Mover(pk=seat_pk, user=user, position=position)
     if not is_member:
         raise Forbidden(_("You are no longer a member of this game's group."))
     if earlier_seq is not None:
@@ -120,7 +159,7 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     dice = RecordingDice(game.kind)
     state = play(game, user, action, dice, now)
     passed = game.turn_started_at == now  # play() restarts the turn clock when the turn passes
-    logged = Action(
+    logged = Logged(
         game=game,
         seq=game.seq,
         seat=seat,
@@ -148,7 +187,13 @@ def decide(*, game_id: int, user, client_id: Any, action: Any) -> Decision:
     notice = turn_message(game) if passed else None
     text = encode(event, state=state_json)
     return ActionOutcome(
-        seq=logged.seq, duplicate=False, event=event, text=text, notify=notify, notice=notice
+        seq=logged.seq,
+        duplicate=False,
+        event=event,
+        text=text,
+        notify=notify,
+        notice=notice,
+        known=Known(game.created_at, game.seq, state),
     )
 
 
@@ -166,10 +211,10 @@ def play(game: Game, user, action: dict, dice, now) -> dict:
     return state
 
 
-def _repeated(game: Game, seat: Seat, seq: int) -> Decision:
+def _repeated(game: Game, seat: Mover, seq: int) -> Decision:
     """A repeated action id (a resend, a second tab): the first outcome again, nothing written."""
     ((seq, action, dice, result, created_at),) = (yield Batch([("earlier", [game.pk, seq])]))[0]
-    earlier = Action(
+    earlier = Logged(
         game=game,
         seq=seq,
         seat=seat,
@@ -203,7 +248,7 @@ def _computer_turn_params(game: Game, state: dict, now) -> list:
     return [*task, at(fresh), at(watched), at(unwatched), game.pk, position]
 
 
-def _check_absent(game: Game, sender: Seat, now) -> Decision:
+def _check_absent(game: Game, sender: Mover, now) -> Decision:
     """A skip needs the player to move to have been away longer than the game's absence limit."""
     current = game.engine.current_player(game.state)
     if current is None or current == sender.user.username:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
 
 from chat import selectors as chat
 from games.models import Action, Connection, Game, Seat
+
+if TYPE_CHECKING:
+    from games.live.moves import Logged, Mover
 
 RECENT_EVENTS = 40
 
@@ -70,7 +74,7 @@ def preview_for(game: Game, state: dict | None) -> dict:
     return game.engine.preview(state)
 
 
-def log_entry(logged: Action, username: str) -> dict:
+def log_entry(logged: Action | Logged, username: str) -> dict:
     return {
         "seq": logged.seq,
         "seat": logged.seat.position,
@@ -82,7 +86,7 @@ def log_entry(logged: Action, username: str) -> dict:
     }
 
 
-def event_payload(game: Game, logged: Action, seat: Seat) -> dict:
+def event_payload(game: Game, logged: Logged, seat: Mover) -> dict:
     """The `event` every socket of the game receives for one stored action."""
     return {
         "type": "event",

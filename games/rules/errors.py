@@ -17,9 +17,17 @@ class IllegalAction(ValueError):
     def __init__(self, message: str = "", *, code: str = "", params: dict[str, Any] | None = None) -> None:
         self.code = code
         self.params = dict(params or {})
-        if code:
-            message = english([msg(code, **self.params)])
         super().__init__(message)
+
+    def __str__(self) -> str:
+        # Said when read, not when raised: the card games' previews try every box and catch a refusal
+        # for each filled one, on every move (docs/BENCHMARKS.md).
+        if self.code:
+            return english([msg(self.code, **self.params)])
+        return super().__str__()
+
+    def __reduce__(self):
+        return (type(self), self.args, {"code": self.code, "params": self.params})
 
 
 def refused(code: str, **params: Any) -> IllegalAction:

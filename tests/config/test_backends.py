@@ -11,8 +11,11 @@ import os
 
 import pytest
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import connection
+from django.utils.module_loading import import_string
 
 from accounts.models import User
 
@@ -32,8 +35,9 @@ def test_database_backend_matches_environment_and_round_trips():
 async def test_channel_layer_matches_environment_and_round_trips():
     layer = get_channel_layer()
     if os.environ.get("REDIS_URL"):
-        assert type(layer).__module__.startswith("channels_redis")
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == settings.CHANNEL_LAYER_BACKEND
+        assert type(layer) is import_string(settings.CHANNEL_LAYER_BACKEND)
+        assert isinstance(layer, RedisPubSubChannelLayer | RedisChannelLayer)
     else:
         assert type(layer).__name__ == "InMemoryChannelLayer"
     channel = await layer.new_channel()
@@ -52,4 +56,5 @@ def test_ci_really_uses_real_backends():
         )
         return
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis.")
+    layer_class = import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    assert issubclass(layer_class, RedisPubSubChannelLayer | RedisChannelLayer)

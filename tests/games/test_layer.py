@@ -1,0 +1,89 @@
+"""games.live.layer on a real Redis: a move's group messages in one round trip, as group_send sends them.
+
+Runs where REDIS_URL is set (CI's second pass); the layer is built here with a prefix of its own, so
+that no other test hears it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+
+import pytest
+from django.conf import settings
+
+from games.live import broadcast
+from games.live.layer import PubSubLayer
+
+pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+
+
+def new_layer() -> PubSubLayer:
+    return PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-layer-{secrets.token_hex(4)}")
+
+
+async def receive_all(layer, channel: str, count: int) -> list[dict]:
+    return [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(count)]
+
+
+async def test_the_default_layer_is_this_one_where_redis_is_set():
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "games.live.layer.PubSubLayer"
+
+
+async def test_group_send_many_reaches_each_group_in_order():
+    layer = new_layer()
+    game, ann, bob = await layer.new_channel(), await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game.1", game)
+    await layer.group_add("notices.ann", ann)
+    await layer.group_add("notices.bob", bob)
+    try:
+        await layer.group_send_many(
+            [
+                ("game.1", {"type": "game.message", "text": "1"}),
+                ("notices.ann", {"type": "notices.turn", "n": 1}),
+                ("notices.bob", {"type": "notices.turn", "n": 1}),
+                ("game.1", {"type": "game.message", "text": "2"}),
+                ("notices.nobody", {"type": "notices.turn", "n": 1}),
+            ]
+        )
+        await layer.group_send("game.1", {"type": "game.message", "text": "3"})
+        assert [m["text"] for m in await receive_all(layer, game, 3)] == ["1", "2", "3"]
+        assert await receive_all(layer, ann, 1) == [{"type": "notices.turn", "n": 1}]
+        assert await receive_all(layer, bob, 1) == [{"type": "notices.turn", "n": 1}]
+    finally:
+        await layer.flush()
+
+
+async def test_calls_made_one_after_the_other_arrive_in_that_order():
+    """Moves of one game publish from separate calls that overlap on the loop: the first call made is
+    the first one published, as with group_send (the shard's lock is first come first served)."""
+    layer = new_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game.7", channel)
+    try:
+        one = [[("game.7", {"type": "m", "n": n})] for n in range(50)]
+        calls = [asyncio.ensure_future(layer.group_send_many(messages)) for messages in one]
+        await asyncio.gather(*calls)
+        assert [m["n"] for m in await receive_all(layer, channel, 50)] == list(range(50))
+    finally:
+        await layer.flush()
+
+
+async def test_publish_goes_through_it_and_a_failure_is_only_logged(monkeypatch, caplog):
+    layer = new_layer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    channel = await layer.new_channel()
+    await layer.group_add("game.9", channel)
+    try:
+        await broadcast.publish([("game.9", {"type": "game.message", "text": "a"})])
+        assert (await receive_all(layer, channel, 1))[0]["text"] == "a"
+
+        async def broken(messages):
+            raise ConnectionError("Redis is gone")
+
+        monkeypatch.setattr(layer, "group_send_many", broken)
+        await broadcast.publish([("game.9", {"type": "game.message", "text": "b"})])
+        assert "broadcast to game.9 failed" in caplog.text
+    finally:
+        await layer.flush()
