@@ -5,7 +5,9 @@
 Makes --moves moves on one solo game the way games.live.move_async does (two round trips: "BEGIN; the game
 FOR UPDATE; the mover" and "INSERT; UPDATE; COMMIT", with a state of the game's real size) on one
 connection, once with the SQL text of games.live.move_sql and once with its PREPAREd statements, alternating
---rounds times.
+--rounds times. ``--known`` alternates prepared moves that read the game's state with prepared moves that
+leave it out (games.live.move_async's known states) instead; ``--players 4`` stores the state of a
+four-player Triple Yahtzee 99 game at mid-game (7.5 KB) rather than a solo Triple Quintzee's.
 Reports, per move, the server backend's CPU (read from /proc: PostgreSQL must run on this machine), the
 wall time and this process's CPU. The game and its log are deleted at the end.
 """
@@ -26,6 +28,22 @@ def backend_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def big_state() -> str:
+    """The JSON of a four-player Triple Yahtzee 99 game after 100 random actions (about 7.5 KB)."""
+    import random
+
+    from games import rules
+    from games.rules.dice import make_dice
+
+    engine, rng = rules.get("triple-yahtzee-99"), random.Random(1)
+    dice = make_dice(rng)
+    state = engine.new_game(["a", "b", "c", "d"])
+    for _ in range(100):
+        action = rng.choice(engine.legal_actions(state))
+        state = engine.apply(state, engine.current_player(state), action, dice)
+    return json.dumps(state, separators=(",", ":"))
+
+
 def make_game() -> tuple[int, int, int, str]:
     from django.contrib.auth import get_user_model
 
@@ -43,10 +61,11 @@ def drop_game(game_id: int) -> None:
     Game.objects.filter(pk=game_id).delete()
 
 
-async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
+async def one_round(prepared: bool, moves: int, ids: tuple, tag: str, known: bool = False) -> dict:
     import psycopg
 
     from games.live import move_async, move_sql
+    from games.live.moves import Known
 
     user_id, game_id, seat_id, state = ids
     now = datetime.now(UTC)
@@ -58,16 +77,18 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
         write_sql = f"{text('insert')};{text('update')};COMMIT"
         pid = conn.info.backend_pid
         cursor = conn.cursor()
-        await cursor.execute("SELECT seq FROM games_game WHERE id = %s", [game_id])
-        seq = (await cursor.fetchone())[0]
+        await cursor.execute("SELECT seq, created_at FROM games_game WHERE id = %s", [game_id])
+        seq, created_at = await cursor.fetchone()
         cpu0, wall0, own0 = backend_cpu_s(pid), time.perf_counter(), time.process_time()
         for i in range(moves):
             seq += 1
             client_id = f"{tag}-{i}"
-            load = [*move_sql.game_params(game_id), client_id, user_id, user_id, game_id]
+            held = Known(created_at, seq - 1, {}) if known else None
+            load = [*move_sql.game_params(game_id, held), client_id, user_id, user_id, game_id]
             await cursor.execute(load_sql, load)
             cursor.nextset()
-            await cursor.fetchone()
+            if bool((await cursor.fetchone())[-1]) != known:
+                raise RuntimeError("the game row came with its state when it should not, or the reverse")
             cursor.nextset()
             await cursor.fetchone()
             insert = [game_id, seq, seat_id, client_id, '{"type":"roll"}', "[[1,2,3,4,5]]", "{}", now]
@@ -76,6 +97,7 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str) -> dict:
     per = 1000 / moves
     return {
         "statements": "prepared" if prepared else "plain",
+        "state": "left out (known)" if known else "read",
         "backend_cpu_ms": round((cpu1 - cpu0) * per, 3),
         "wall_ms": round((wall1 - wall0) * per, 3),
         "client_cpu_ms": round((own1 - own0) * per, 3),
@@ -86,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pg_move", description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--known", action="store_true", help="compare reading the state with leaving it out")
+    parser.add_argument("--players", type=int, choices=(1, 4), default=1)
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     import django
@@ -96,12 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a migrated PostgreSQL database on this machine")
     ids = make_game()
+    if args.players == 4:
+        ids = (*ids[:3], big_state())
+    # (prepared, known) of each kind of round
+    kinds = [(True, False), (True, True)] if args.known else [(False, False), (True, False)]
     results = []
     try:
         for n in range(args.rounds):
-            for prepared in (False, True):
-                tag = f"{'p' if prepared else 's'}{n}"
-                results.append(asyncio.run(one_round(prepared, args.moves, ids, tag)))
+            for prepared, known in kinds:
+                tag = f"{'p' if prepared else 's'}{'k' if known else ''}{n}"
+                results.append(asyncio.run(one_round(prepared, args.moves, ids, tag, known)))
                 print(json.dumps(results[-1]))
     finally:
         drop_game(ids[1])
