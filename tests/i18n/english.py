@@ -4,6 +4,7 @@ the English words that no German sentence of the site contains."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -45,8 +46,12 @@ def read_po(path: Path) -> list[dict]:
     return [e for e in entries if e["msgid"]]
 
 
-def fragments() -> set[str]:
-    """Pieces of English sentences (between placeholders, of two words or more) whose German differs."""
+@functools.cache
+def fragments() -> frozenset[str]:
+    """Pieces of English sentences (between placeholders, of two words or more) whose German differs.
+
+    Read once a run: the German tests ask for every event of hundreds of random games, and reading the
+    catalogues each time made tests/i18n/test_engine_messages.py take six minutes a pass."""
     out = set()
     for domain in ("django", "djangojs"):
         for e in read_po(LOCALE / f"{domain}.po"):
@@ -57,7 +62,7 @@ def fragments() -> set[str]:
                     piece = piece.strip(" .,:;!?()·")
                     if len(piece) >= 10 and " " in piece and piece not in (german or ""):
                         out.add(piece)
-    return out
+    return frozenset(out)
 
 
 class _Text(HTMLParser):
