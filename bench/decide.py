@@ -30,7 +30,23 @@ PLAYERS = 4
 WARM_MOVES = 40
 
 
-def setup(kind: str, options, seed: int = 3):
+def mid_game(kind: str, players: list[str], options=None, actions: int = WARM_MOVES, seed: int = 3):
+    """A game of ``kind`` after ``actions`` random legal actions: (its state, the random generator)."""
+    from games import rules
+    from games.rules.dice import make_dice
+
+    engine, rng = rules.get(kind), random.Random(seed)
+    dice = make_dice(rng, painted=kind == "painted-dicez")
+    state = engine.new_game(players, options)
+    for _ in range(actions):
+        if engine.is_over(state):
+            break
+        action = rng.choice(engine.legal_actions(state))
+        state = engine.apply(state, engine.current_player(state), action, dice)
+    return state, rng
+
+
+def setup(kind: str, options):
     """(engine, users, the game row as the "game" statement returns it, state, rng) at mid-game."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
@@ -38,17 +54,10 @@ def setup(kind: str, options, seed: int = 3):
     from games import rules
     from games.live import move_sql
     from games.models import Game
-    from games.rules.dice import make_dice
 
     engine = rules.get(kind)
     users = [get_user_model()(pk=i + 1, username=f"bench{i}") for i in range(PLAYERS)]
-    rng = random.Random(seed)
-    dice = make_dice(rng, painted=kind == "painted-dicez")
-    state = engine.new_game([u.username for u in users], options)
-    for _ in range(WARM_MOVES):
-        state = engine.apply(
-            state, engine.current_player(state), rng.choice(engine.legal_actions(state)), dice
-        )
+    state, rng = mid_game(kind, [u.username for u in users], options)
     now = timezone.now()
     game = Game(
         pk=1, kind=kind, options=options or {}, max_seats=PLAYERS, status=Game.Status.PLAYING, state=state,
@@ -61,7 +70,7 @@ def setup(kind: str, options, seed: int = 3):
     return engine, users, row, state, rng
 
 
-def one_move(engine, users, row, state, rng, action) -> None:
+def one_move(engine, users, row, state, action) -> None:
     """decide() for one action, answered as the database would answer a move that is not the last."""
     from games.live.moves import decide
 
@@ -89,7 +98,7 @@ def measure(kind: str, moves: int, rounds: int) -> float:
     for _ in range(rounds):
         start = time.process_time()
         for action in actions:
-            one_move(engine, users, row, state, rng, action)
+            one_move(engine, users, row, state, action)
         best = min(best, (time.process_time() - start) / moves)
     return best * 1e6
 

@@ -30,17 +30,9 @@ def backend_cpu_s(pid: int) -> float:
 
 def big_state() -> str:
     """The JSON of a four-player Triple Yahtzee 99 game after 100 random actions (about 7.5 KB)."""
-    import random
+    from bench.decide import mid_game
 
-    from games import rules
-    from games.rules.dice import make_dice
-
-    engine, rng = rules.get("triple-yahtzee-99"), random.Random(1)
-    dice = make_dice(rng)
-    state = engine.new_game(["a", "b", "c", "d"])
-    for _ in range(100):
-        action = rng.choice(engine.legal_actions(state))
-        state = engine.apply(state, engine.current_player(state), action, dice)
+    state, _ = mid_game("triple-yahtzee-99", ["a", "b", "c", "d"], actions=100, seed=1)
     return json.dumps(state, separators=(",", ":"))
 
 

@@ -70,8 +70,9 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
     """Send collected (group, layer message) pairs from the event loop, each group's in order.
 
     Calls return to the loop in the order their database thread finished them (each game has one
-    thread), and a game's lock keeps a later call from overtaking an earlier one while it waits on
-    the channel layer. A failed send loses nothing (see send_now) and is logged.
+    thread). A later call must not overtake an earlier one while it waits on the channel layer: on
+    Redis the layer's shard lock, first come first served, keeps them in order (games.live.layer);
+    elsewhere a lock per group does. A failed send loses nothing (see send_now) and is logged.
     """
     if not messages:
         return
