@@ -39,11 +39,15 @@ def layer_message(payload: dict, text: str | None = None) -> dict:
 
     The payload travels as its JSON text, encoded once here rather than once per socket (an event holds
     the whole game state), and the consumers send the text as it is. ``access_revoked`` travels as data:
-    the consumers read it (it closes one user's sockets) and never forward it.
+    the consumers read it (it closes one user's sockets) and never forward it. An event's seq travels
+    beside its text as well.
     """
     if payload.get("type") == "access_revoked":
         return {"type": "game.message", "payload": payload}
-    return {"type": "game.message", "text": encode(payload) if text is None else text}
+    message = {"type": "game.message", "text": encode(payload) if text is None else text}
+    if payload.get("type") == "event":
+        message["seq"] = payload["seq"]  # read by the process that hears it (move_async.heard)
+    return message
 
 
 # A database call made for a websocket consumer (games.live.dbpool) collects what its transactions send here,

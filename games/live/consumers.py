@@ -304,6 +304,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_message(self, event: dict) -> None:
         if "text" in event:  # a payload encoded once for every socket (games.live.broadcast.layer_message)
+            move_async.heard(self.game_id, event.get("seq"))
             await self.send_text(event["text"])
             return
         payload = event["payload"]

@@ -77,17 +77,38 @@ SOURCES = {"system": system_roll, "scripted": scripted_roll}
 
 
 class RecordingDice:
-    """The `dice(n)` callable handed to an engine: rolls through the configured source and keeps a record."""
+    """The `dice(n)` callable handed to an engine: rolls through the configured source and keeps a record.
 
-    def __init__(self, kind: str):
+    ``spare``: dice rolled for an attempt of the same action that stored nothing (games.live.moves: a
+    move tried on a row that had moved on); nobody saw them, and they are taken first, in order, while
+    their counts fit, so that a scripted source's rolls keep their order. Taken ones leave the list.
+    """
+
+    def __init__(self, kind: str, spare: list[list] | None = None):
         source = getattr(settings, "DICE_SOURCE", "system")
         self._roll = SOURCES[source](kind)
+        self._spare = spare if spare is not None else []
         self.rolls: list[list] = []
 
     def __call__(self, n: int) -> list:
-        dice = self._roll(n)
+        dice = self._spare.pop(0) if self._spare and len(self._spare[0]) == n else self._roll(n)
         self.rolls.append(dice)
         return list(dice)
+
+
+def give_back(spare: list[list]) -> None:
+    """Spare dice (see RecordingDice) that no stored action took: a scripted source puts them back at the
+    front of its script, so that the next action gets the rolls a test lined up for it; real dice that
+    nobody saw are dropped."""
+    if not spare or getattr(settings, "DICE_SOURCE", "system") != "scripted":
+        return
+    with Path(settings.DICE_SCRIPT_PATH).open("r+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        script = json.load(fh)
+        fh.seek(0)
+        fh.truncate()
+        json.dump([*spare, *script], fh)
+    spare.clear()
 
 
 class ReplayDice:

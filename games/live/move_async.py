@@ -3,11 +3,13 @@
 A move made in a database thread waits twice for PostgreSQL, and each wait hands Python's GIL to the
 event loop and takes it back: in a process bound to one core by the GIL that cost more than the
 move's own work (docs/BENCHMARKS.md). Here the move runs on the event loop itself. What it does is
-decided by games.live.moves.decide, the same function the thread driver runs; this module only carries its
-statements: BEGIN with the first batch, COMMIT with the last (prepared once per connection where
-games.live.move_sql says so), ROLLBACK when the decision refuses the move or ends without writing (a
-repeated id). Every move goes this way, the rare ones included, so a move's dice are rolled once and
-stored, acknowledged and broadcast as rolled.
+decided by games.live.moves.decide, the same function the thread driver runs; this module only
+carries its statements: BEGIN with the first batch of a transaction, COMMIT with the last (prepared
+once per connection where games.live.move_sql says so), ROLLBACK when the decision refuses the move or
+ends without writing (a repeated id). Every move goes this way, the rare ones included, so a move's
+dice are rolled once and stored, acknowledged and broadcast as rolled. It keeps the state of the
+games this process moved last (``_known``): their next move here is one batch (BEGIN, the writes on
+condition that the row is as held, COMMIT), one round trip.
 
 One connection pool per event loop (daphne has one), at most WS_DB_THREADS connections. Only when
 WS_ASYNC_MOVES is on (the default) and the database is PostgreSQL.
@@ -47,6 +49,15 @@ def _remember(game_id: int, known: Known) -> None:
     _known[game_id] = known
     if len(_known) > KNOWN_GAMES:
         del _known[next(iter(_known))]
+
+
+def heard(game_id: int, seq: int | None) -> None:
+    """A socket of this process heard of move ``seq`` of the game: forget a state older than that, so
+    that the next move here reads the row rather than first trying one round trip on it (another
+    process, or the worker, moved the game). Only saves work: a move on a stale row writes nothing."""
+    known = _known.get(game_id)
+    if known is not None and seq is not None and seq > known.seq:
+        del _known[game_id]
 
 
 def enabled() -> bool:
@@ -124,20 +135,19 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
 
 
 async def _run(cursor, decision: Decision, batch: Batch) -> ActionOutcome:
-    answer = await _execute(cursor, batch, begin=True)
     while True:
+        answer = await _execute(cursor, batch)
         try:
             batch = decision.send(answer)
         except StopIteration as stop:
             return stop.value
-        answer = await _execute(cursor, batch, begin=False)
 
 
-async def _execute(cursor, batch: Batch, *, begin: bool) -> list:
+async def _execute(cursor, batch: Batch) -> list:
     statements = [move_sql.prepared_sql(name) for name, _ in batch.statements]
-    text = ("BEGIN;" if begin else "") + ";".join(statements) + (";COMMIT" if batch.last else "")
+    text = ("BEGIN;" if batch.begin else "") + ";".join(statements) + (";COMMIT" if batch.last else "")
     await cursor.execute(text, [value for _, params in batch.statements for value in params])
-    if begin:
+    if batch.begin:
         cursor.nextset()
     answers = []
     for i in range(len(statements)):

@@ -6,7 +6,8 @@ rules, the JSON and the websocket fan-out of the move together (docs/BENCHMARKS.
 move is two round trips: the game row locked, then the mover's seat, an earlier action with the same
 client id and the group membership (a second statement, so that a move that waited for the lock sees
 what the move before it committed); then the log INSERT and the game UPDATE. The rare moves (a
-repeated id, a skip, the last move) add a few statements of their own.
+repeated id, a skip, the last move) add a few statements of their own. A move on a row the process
+knows is one statement ("known", below): one round trip.
 
 Every statement has a name; games.live.moves asks for statements by name and a driver runs them: through
 Django's connection in a thread (games.live.moves.apply_action), or on the event loop through psycopg's
@@ -80,8 +81,11 @@ WHERE g.id = %s""",
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
         "bigint, integer, bigint, text, jsonb, jsonb, jsonb, timestamptz",
     ),
+    # The row's version (its xmin: the transaction that wrote it) as this move leaves it; the next move
+    # of the game made by the same process writes only if the row is still that version ("known").
     "update": (
-        "UPDATE games_game SET state = %s, seq = %s, turn_started_at = %s WHERE id = %s",
+        "UPDATE games_game SET state = %s, seq = %s, turn_started_at = %s WHERE id = %s"
+        " RETURNING CAST(xmin AS text)",
         "jsonb, integer, timestamptz, bigint",
     ),
     # The rare statements: plain text.
@@ -114,7 +118,7 @@ SELECT s.game_id, s.user_id, %s, %s, 'pending', '' FROM games_seat s
 WHERE s.game_id = %s AND s.position = %s AND NOT EXISTS (SELECT 1 FROM games_connection c
   WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
 ON CONFLICT DO NOTHING""",
-        None,
+        "timestamptz, timestamptz, bigint, integer, timestamptz",
     ),
     # A computer is to move: the worker's task that plays its next action (games.computers.tasks), written
     # in the move's own transaction so that no crash between the commit and an enqueue can lose it. It
@@ -128,7 +132,7 @@ SELECT CAST(%s AS uuid), 'READY', %s, CAST(%s AS jsonb), 0, %s, CAST('[]' AS jso
     THEN %s ELSE %s END, '', ''
 FROM games_seat s JOIN accounts_user u ON u.id = s.user_id
 WHERE s.game_id = %s AND s.position = %s AND u.computer <> ''""",
-        None,
+        "text, timestamptz, text, text, timestamptz, timestamptz, timestamptz, bigint, integer",
     ),
     "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
     "results": ("SELECT result FROM games_action WHERE game_id = %s ORDER BY seq", None),
@@ -140,14 +144,65 @@ WHERE s.game_id = %s AND s.position = %s AND u.computer <> ''""",
     ),
 }
 
+# A move of a game whose row this process left at a version it knows (games.live.moves.Known), in one
+# statement and so in one round trip: the UPDATE writes only if the row is still that version (its xmin,
+# seq and creation; any write to the row makes a new xmin) and the mover's seat, group membership and
+# action id are as the two-round-trip move would find them; every other write of the move takes its rows
+# FROM the updated one, so that nothing at all is written when the row has moved on. It answers the row's
+# new version, or no row (the move is then made again the long way).
+_KNOWN_UPDATE = """UPDATE games_game g SET state = %s, seq = %s, turn_started_at = %s
+WHERE g.id = %s AND g.xmin = CAST(%s AS xid) AND g.seq = %s AND g.created_at = %s AND g.status = 'playing'
+  AND EXISTS (SELECT 1 FROM games_seat s
+    WHERE s.id = %s AND s.game_id = g.id AND s.user_id = %s AND s.position = %s)
+  AND (g.group_id IS NULL
+    OR EXISTS (SELECT 1 FROM dicegroups_membership m WHERE m.group_id = g.group_id AND m.user_id = %s))
+  AND NOT EXISTS (SELECT 1 FROM games_action a WHERE a.game_id = g.id AND a.seat_id = %s AND a.client_id = %s)
+RETURNING g.id, CAST(g.xmin AS text) AS version"""
+_KNOWN_UPDATE_TYPES = (
+    "jsonb, integer, timestamptz, bigint, text, integer, timestamptz, "  # the "update" and the row's version
+    "bigint, bigint, integer, bigint, bigint, text"  # the seat, the membership and the action's id
+)
+_KNOWN_INSERT = """INSERT INTO games_action
+  (game_id, seq, seat_id, client_id, action, dice, result, created_at)
+SELECT moved.id, %s, %s, %s, %s, %s, %s, %s FROM moved"""
+_KNOWN_INSERT_TYPES = "integer, bigint, text, jsonb, jsonb, jsonb, timestamptz"
+
+
+def _from_moved(name: str) -> str:
+    """An INSERT ... SELECT of the seat's row among STATEMENTS, taking its rows only if "moved" has one."""
+    text = STATEMENTS[name][0]
+    gated = text.replace("FROM games_seat s", "FROM moved CROSS JOIN games_seat s", 1)
+    if gated == text:
+        raise ValueError(f"{name} takes no row of games_seat s")
+    return gated
+
+
+def _known_statement(extra: str | None) -> tuple[str, str]:
+    parts = [f"moved AS ({_KNOWN_UPDATE})", f"logged AS ({_KNOWN_INSERT})"]
+    types = [_KNOWN_UPDATE_TYPES, _KNOWN_INSERT_TYPES]
+    if extra is not None:
+        parts.append(f"{extra} AS ({_from_moved(extra)})")
+        types.append(STATEMENTS[extra][1])
+    return "WITH " + ",\n".join(parts) + "\nSELECT version FROM moved", ", ".join(types)
+
+
+# "known", and with the turn's e-mail or the computer's task that a move may write as well.
+STATEMENTS |= {
+    "known": _known_statement(None),
+    "known_turn_mail": _known_statement("turn_mail"),
+    "known_computer_turn": _known_statement("computer_turn"),
+}
+KNOWN_WITH = {None: "known", "turn_mail": "known_turn_mail", "computer_turn": "known_computer_turn"}
+
 
 def sql(name: str) -> str:
     """The statement as Django's connection runs it (the game row locked where the database can)."""
     text = STATEMENTS[name][0]
     if name == "game" and connection.features.has_select_for_update:
         text += LOCK_CLAUSE
-    if connection.vendor != "postgresql":  # SQLite keeps UUIDs and JSON as text
+    if connection.vendor != "postgresql":  # SQLite keeps UUIDs and JSON as text, and has no xmin
         text = text.replace(" AS uuid)", " AS text)").replace(" AS jsonb)", " AS text)")
+        text = text.replace(" RETURNING CAST(xmin AS text)", "")
     return text
 
 
@@ -180,8 +235,8 @@ def prepared_sql(name: str) -> str:
 
 # --- rows and parameters ---------------------------------------------------------------------------
 
-_FIELDS = [f.attname for f in Game._meta.concrete_fields]
-_STATE = _FIELDS.index("state")
+FIELDS = [f.attname for f in Game._meta.concrete_fields]
+_STATE = FIELDS.index("state")
 _JSON = [i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.JSONField)]
 _DATETIMES = [i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.DateTimeField)]
 
@@ -219,7 +274,25 @@ def row_to_game(row, known: Known | None = None) -> Game:
         values[i] = from_datetime(values[i])
     if same:
         values[_STATE] = known.state
-    return Game.from_db(connection.alias, _FIELDS, values)
+    return Game.from_db(connection.alias, FIELDS, values)
+
+
+def known_params(known: Known, update: list, insert: list, mover: list) -> list:
+    """The "known" statements' parameters: the "update" and "insert" ones with the row's version and
+    the mover's (seat pk, user pk, position, client id) as the guard checks them."""
+    seat_pk, user_pk, position, client_id = mover
+    guard = [known.version, known.seq, to_datetime(known.created_at), seat_pk, user_pk, position]
+    return [*update, *guard, user_pk, seat_pk, client_id, *insert[1:]]
+
+
+def game_values(game: Game) -> tuple:
+    """Every column of the game as the model holds it, for known_game."""
+    return tuple(getattr(game, name) for name in FIELDS)
+
+
+def known_game(known: Known) -> Game:
+    """The Game of the row as ``known`` holds it (a fresh instance: a move changes the one it is given)."""
+    return Game.from_db(connection.alias, FIELDS, list(known.row))
 
 
 def write_params(logged: Logged, state_json: str) -> tuple[list, list]:

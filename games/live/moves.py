@@ -14,6 +14,13 @@ receiving their rows, so that its transports differ in nothing but how they reac
 - ``games.live.move_async.apply_action`` runs it on the event loop with psycopg's async connections (the
   websockets on PostgreSQL), BEGIN sent with the first batch and COMMIT with the last.
 
+Given the game's row as the process's last move of it committed it (``Known``), a move of a player who
+has moved in it before is decided on that row and written in one round trip, on condition that the row,
+the seat, the membership and the action id are still as the long way would read them (move_sql
+"known"); otherwise that attempt writes nothing and the long way decides the move on the row as it is,
+taking the attempt's dice, which nobody saw. Both ways run the same steps (``_played``, ``_turn_write``,
+``_outcome``); only what they read differs.
+
 A ``GameError`` raised by ``decide`` rolls the transaction back: nothing is stored or broadcast.
 """
 
@@ -22,7 +29,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -37,7 +44,7 @@ from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
 from games.live import broadcast, move_sql
 from games.live.broadcast import encode
-from games.live.dice_source import RecordingDice
+from games.live.dice_source import RecordingDice, give_back
 from games.live.selectors import event_payload
 from games.models import Game
 from notices.feed import turn_message
@@ -50,11 +57,32 @@ MAX_CLIENT_ID = 64
 class Known:
     """A game's state as of one row: the game (its id and its creation, which a reused id does not
     share) and its seq. A move given it reads the row without the state when they still match
-    (games.live.move_sql); the engines never change a state they are given, so it can be shared."""
+    (games.live.move_sql); the engines never change a state they are given, so it can be shared.
+
+    With the whole row (``row``, the model's fields), its version (PostgreSQL's xmin as the move that
+    wrote it committed) and the seats of the players who have moved (user pk: seat pk, position), a
+    move of one of them is decided on the row as held and written in one round trip, on condition that
+    the row is still that version (move_sql "known"); when it is not, the move is made the long way."""
 
     created_at: Any
     seq: int
     state: dict
+    row: tuple | None = None
+    version: str | None = None
+    seats: dict = field(default_factory=dict)
+
+    def mover(self, user) -> Mover | None:
+        """The seat of ``user`` if a move of theirs may be made on this row as held."""
+        seat = self.seats.get(user.pk) if self.version is not None else None
+        return None if seat is None else Mover(pk=seat[0], user=user, position=seat[1])
+
+    def seating(self, game: Game, seat: Mover) -> dict:
+        """The seats known after ``seat`` has moved in ``game`` (the same dict when nothing is new)."""
+        if self.created_at != game.created_at:
+            return {seat.user.pk: (seat.pk, seat.position)}
+        if self.seats.get(seat.user.pk) == (seat.pk, seat.position):
+            return self.seats
+        return {**self.seats, seat.user.pk: (seat.pk, seat.position)}
 
 
 @dataclass(frozen=True)
@@ -98,10 +126,12 @@ class Logged:
 class Batch:
     """Named statements (games.live.move_sql) with their parameters, sent in one round trip where the
     database allows it; answered with the rows of each (None for a statement without rows).
-    ``last``: the move's final writes (the async driver sends COMMIT with them)."""
+    ``last``: the move's final writes (the async driver sends COMMIT with them). A move decided on a
+    known row is one batch, both first and last; when it wrote nothing, the long way begins anew."""
 
     statements: list[tuple[str, list]]
     last: bool = False
+    begin: bool = False  # the first of a transaction (the async driver sends BEGIN with it)
 
 
 Decision = Generator[Batch, list, ActionOutcome]
@@ -136,8 +166,25 @@ def decide(*, game_id: int, user, client_id: Any, action: Any, known: Known | No
     """The move of ``user`` in game ``game_id`` (see the module's docstring); ``known``: the game's
     state as the caller last saw it committed, if it holds one."""
     validate_envelope(client_id, action)
+    spare: list = []
+    mover = known.mover(user) if known is not None else None
+    if mover is not None and action["type"] not in LONG_WAY:
+        dice = RecordingDice(known.row[_KIND])
+        outcome = yield from _known_move(known, mover, client_id, action, dice)
+        if outcome is not None:
+            return outcome
+        spare = dice.rolls  # nobody saw them: the long way takes them first
+    try:
+        return (yield from _long_way(game_id, user, client_id, action, known, spare))
+    finally:
+        give_back(spare)  # what the long way did not take (a repeated id, a refusal)
+
+
+def _long_way(game_id: int, user, client_id: str, action: dict, known: Known | None, spare: list) -> Decision:
+    """The move decided on the game's row as read, locked, in this transaction."""
     game_rows, mover_rows = yield Batch(
-        [("game", move_sql.game_params(game_id, known)), ("mover", [client_id, user.pk, user.pk, game_id])]
+        [("game", move_sql.game_params(game_id, known)), ("mover", [client_id, user.pk, user.pk, game_id])],
+        begin=True,
     )
     if not game_rows:
         raise NotFound(_("There is no such game."))
@@ -156,9 +203,60 @@ def decide(*, game_id: int, user, client_id: Any, action: Any, known: Known | No
     now = timezone.now()
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
-    dice = RecordingDice(game.kind)
-    state = play(game, user, action, dice, now)
-    passed = game.turn_started_at == now  # play() restarts the turn clock when the turn passes
+    logged, passed = _played(game, seat, client_id, action, RecordingDice(game.kind, spare), now)
+    state = game.state
+    writes: list[tuple[str, list]] = []
+    if action["type"] == "resign":
+        writes.append(("resign", [True, seat.pk]))
+    if game.engine.is_over(state):
+        writes += yield from _finish(game, state, now, logged.result)
+    elif turn := _turn_write(game, state, now, passed):
+        writes.append(turn)
+    event = event_payload(game, logged, seat)
+    state_json = encode(game.state)
+    insert, update = move_sql.write_params(logged, state_json)
+    answers = yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
+    version = answers[-1][0][0] if answers[-1] else None  # SQLite has none
+    seats = known.seating(game, seat) if known is not None else {user.pk: (seat.pk, seat.position)}
+    return _outcome(game, logged, event, state_json, passed, version, seats)
+
+
+# Actions never decided on a known row: a skip reads the absent player's presence, a resignation may
+# end the game for everyone.
+LONG_WAY = frozenset({"skip", "resign"})
+_KIND = move_sql.FIELDS.index("kind")
+
+
+def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) -> Decision:
+    """The move decided on the row as ``known`` holds it and written in one round trip if the row is
+    still that version; None when it was not written (the row moved on, the engine refused the action
+    or the game ends, which reads every seat): the long way then decides it on the row as it is."""
+    game = move_sql.known_game(known)
+    if game.status != Game.Status.PLAYING:
+        return None
+    now = timezone.now()
+    try:
+        logged, passed = _played(game, mover, client_id, action, dice, now)
+    except InvalidAction:
+        return None  # said by the long way, on the row as it is now
+    if game.engine.is_over(game.state):
+        return None
+    turn = _turn_write(game, game.state, now, passed)
+    event = event_payload(game, logged, mover)
+    state_json = encode(game.state)
+    insert, update = move_sql.write_params(logged, state_json)
+    guard = [mover.pk, mover.user.pk, mover.position, client_id]
+    params = move_sql.known_params(known, update, insert, guard)
+    name = move_sql.KNOWN_WITH[turn[0] if turn else None]
+    (rows,) = yield Batch([(name, params + (turn[1] if turn else []))], begin=True, last=True)
+    if not rows:
+        return None
+    return _outcome(game, logged, event, state_json, passed, rows[0][0], known.seating(game, mover))
+
+
+def _played(game: Game, seat: Mover, client_id: str, action: dict, dice, now) -> tuple[Logged, bool]:
+    """The action applied to ``game`` in memory, as it will be stored; whether the turn passed."""
+    play(game, seat.user, action, dice, now)
     logged = Logged(
         game=game,
         seq=game.seq,
@@ -166,34 +264,33 @@ def decide(*, game_id: int, user, client_id: Any, action: Any, known: Known | No
         client_id=client_id,
         action=action,
         dice=dice.rolls,
-        result=state.get("last_event") or {},
+        result=game.state.get("last_event") or {},
         created_at=now,
     )
-    writes: list[tuple[str, list]] = []
-    if action["type"] == "resign":
-        writes.append(("resign", [True, seat.pk]))
-    if game.engine.is_over(state):
-        writes += yield from _finish(game, state, now, logged.result)
-    elif is_computer_name(game.engine.current_player(state)):
-        writes.append(("computer_turn", _computer_turn_params(game, state, now)))
-    elif passed:
-        writes.append(("turn_mail", _turn_mail_params(game, state, now)))
-    event = event_payload(game, logged, seat)
-    state_json = encode(game.state)
-    insert, update = move_sql.write_params(logged, state_json)
-    yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
+    return logged, game.turn_started_at == now  # play() restarts the turn clock when the turn passes
+
+
+def _turn_write(game: Game, state: dict, now, passed: bool) -> tuple[str, list] | None:
+    """The write a move that does not end the game may add: a computer's next action, or the e-mail of
+    a turn that passed to a person."""
+    if is_computer_name(game.engine.current_player(state)):
+        return "computer_turn", _computer_turn_params(game, state, now)
+    if passed:
+        return "turn_mail", _turn_mail_params(game, state, now)
+    return None
+
+
+def _outcome(game: Game, logged: Logged, event: dict, state_json: str, passed: bool, version, seats):
+    state = game.state
     # When the turn passes, every player's lists of games (whose turn, the scores) change.
-    notify = tuple(state["players"]) if passed else ()
-    notice = turn_message(game) if passed else None
-    text = encode(event, state=state_json)
     return ActionOutcome(
         seq=logged.seq,
         duplicate=False,
         event=event,
-        text=text,
-        notify=notify,
-        notice=notice,
-        known=Known(game.created_at, game.seq, state),
+        text=encode(event, state=state_json),
+        notify=tuple(state["players"]) if passed else (),
+        notice=turn_message(game) if passed else None,
+        known=Known(game.created_at, game.seq, state, move_sql.game_values(game), version, seats),
     )
 
 

@@ -19,7 +19,7 @@ from games.tables import services
 def test_layer_message_carries_the_json_text_once():
     event = {"type": "event", "seq": 3, "state": {"current": "ann", "dice": [1, 2, 3]}}
     message = broadcast.layer_message(event)
-    assert message == {"type": "game.message", "text": json.dumps(event, separators=(",", ":"))}
+    assert message == {"type": "game.message", "text": json.dumps(event, separators=(",", ":")), "seq": 3}
     assert json.loads(message["text"]) == event
 
 
