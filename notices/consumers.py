@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -21,6 +20,7 @@ from config import gc_tuning
 from games.errors import Sentence
 from games.live import jsontext, seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
+from games.live.dbpool import database_sync_to_async
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
 
@@ -50,14 +50,14 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
         self.feed: feed.Feed | None = None
         await self.accept()
         gc_tuning.socket_opened()
-        await self._send_feed(await database_sync_to_async(self._seen_and_read)())
+        await self._send_feed(await self._db(self._seen_and_read)())
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
             self.joined = False
             gc_tuning.socket_closed()
             await self._layer("group_discard")
-            await database_sync_to_async(services.seen_on_site)(self.user)
+            await self._db(services.seen_on_site)(self.user)
 
     async def _layer(self, method: str) -> bool:
         try:
@@ -68,13 +68,18 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
             return False
         return True
 
+    def _db(self, func):
+        """``func`` on the database thread of this player (games.live.dbpool): a restarted server's
+        thousands of pages reconnecting at once read their feeds side by side, not all on one thread."""
+        return database_sync_to_async(func, self.user.pk)
+
     def _seen_and_read(self) -> feed.Feed:
         services.seen_on_site(self.user)
         return feed.read(self.user)
 
     async def _send_feed(self, fresh: feed.Feed | None = None) -> None:
         """Send the feed: ``fresh``, or read anew from the database."""
-        self.feed = fresh or await database_sync_to_async(feed.read)(self.user)
+        self.feed = fresh or await self._db(feed.read)(self.user)
         await self.send_json(self.feed.frame())
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -98,7 +103,7 @@ class NoticesConsumer(AsyncJsonWebsocketConsumer):
                     Sentence(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS),
                 )
                 return
-            await database_sync_to_async(feed.mark_seen)(self.user, ids)
+            await self._db(feed.mark_seen)(self.user, ids)
             await self._send_feed()
         else:
             await self._error(
