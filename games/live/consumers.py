@@ -23,7 +23,7 @@ from coach import hints
 from config import gc_tuning
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import move_async, presence, seen, selectors
-from games.live.broadcast import group_name
+from games.live.broadcast import group_name, publish
 from games.live.dbpool import database_sync_to_async
 from games.live.jsontext import dumps
 from games.live.moves import MAX_CLIENT_ID, ActionOutcome
@@ -127,7 +127,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _announce_presence(self, *, online: bool, connected: list[str]) -> None:
         payload = {"type": "presence", "user": self.user.username, "online": online, "connected": connected}
-        await self._layer_call("group_send", self.group, {"type": "game.message", "payload": payload})
+        await publish([(self.group, {"type": "game.message", "payload": payload})])
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch without its close_old_connections before every message: that is a hop to

@@ -87,3 +87,72 @@ async def test_publish_goes_through_it_and_a_failure_is_only_logged(monkeypatch,
         assert "broadcast to game.9 failed" in caplog.text
     finally:
         await layer.flush()
+
+
+def _count_round_trips(layer, monkeypatch) -> list[int]:
+    """The number of messages of each pipeline the layer's shard sends."""
+    shard = layer._get_layer()._shards[0]
+    shard._ensure_redis()
+    sizes: list[int] = []
+    real = shard._redis.pipeline
+
+    def pipeline(*args, **kwargs):
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+
+        async def counted(*a, **kw):
+            sizes.append(len(pipe.command_stack))
+            return await execute(*a, **kw)
+
+        pipe.execute = counted
+        return pipe
+
+    monkeypatch.setattr(shard._redis, "pipeline", pipeline)
+    return sizes
+
+
+async def test_calls_waiting_together_share_one_round_trip(monkeypatch):
+    """Under load the moves of many tables wait for the shard at once: one pipeline carries them all,
+    instead of one round trip each with the lock handed over between them."""
+    layer = new_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game.8", channel)
+    sizes = _count_round_trips(layer, monkeypatch)
+    try:
+        calls = [
+            asyncio.ensure_future(layer.group_send_many([("game.8", {"type": "m", "n": n})]))
+            for n in range(40)
+        ]
+        await asyncio.gather(*calls)
+        assert sum(sizes) == 40 and len(sizes) <= 2, sizes
+        assert [m["n"] for m in await receive_all(layer, channel, 40)] == list(range(40))
+        # A call made while a batch is out goes in the next one, after it.
+        first = asyncio.ensure_future(layer.group_send_many([("game.8", {"type": "m", "n": 40})]))
+        await asyncio.sleep(0)
+        second = asyncio.ensure_future(layer.group_send_many([("game.8", {"type": "m", "n": 41})]))
+        await asyncio.gather(first, second)
+        assert [m["n"] for m in await receive_all(layer, channel, 2)] == [40, 41]
+    finally:
+        await layer.flush()
+
+
+async def test_a_failed_round_trip_is_raised_to_every_call_it_carried(monkeypatch):
+    layer = new_layer()
+    shard = layer._get_layer()._shards[0]
+    shard._ensure_redis()
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("Redis is gone")
+
+    monkeypatch.setattr(shard._redis, "pipeline", broken)
+    calls = [asyncio.ensure_future(layer.group_send_many([("game.3", {"type": "m"})])) for _ in range(3)]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    assert [type(r) for r in results] == [ConnectionError] * 3
+    monkeypatch.undo()
+    channel = await layer.new_channel()
+    await layer.group_add("game.3", channel)
+    try:
+        await layer.group_send_many([("game.3", {"type": "m", "n": 1})])  # the next call goes out
+        assert (await receive_all(layer, channel, 1))[0]["n"] == 1
+    finally:
+        await layer.flush()
