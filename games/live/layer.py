@@ -12,57 +12,122 @@ everything waiting there in one pipeline under the lock, again and again while c
 that a round trip carries every move that arrived meanwhile. Calls are sent in the order they were
 made, and each returns once its messages are out (or raises what sending them raised).
 
-It reads three private parts of channels-redis 4.3 (the shard, its lock and its client), pinned in
-requirements/base.txt; tests/games/test_layer.py holds them to that version on a real Redis.
+Subscriptions go the same way: every socket that opens subscribes its own channel and its game's or
+player's group, every socket that closes unsubscribes them, each a command of its own under that same
+lock. When thousands of pages reconnect or leave at once, the queue behind the lock made layer calls
+(broadcasts among them) wait past their time limit. Here a shard's subscription changes wait in a
+queue of their own; one task sends each run of them as one SUBSCRIBE or UNSUBSCRIBE naming every
+channel of the run, in the order they were asked for.
+
+It reads private parts of channels-redis 4.3 (the loop layer's shards, their lock, client, pub/sub
+connection and set of subscribed channels), pinned in requirements/base.txt; tests/games/test_layer.py
+holds them to that version on a real Redis.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 
-class _Outbox:
-    """The messages waiting to be published on one shard, and the task that sends them."""
+class _Queue:
+    """Calls waiting for one shard, and the task that serves all that waits at each turn, in order of
+    arrival; each call returns once its turn was served (or raises what serving it raised)."""
 
     def __init__(self, shard):
         self.shard = shard
-        self.waiting: list[tuple[list[tuple[str, bytes]], asyncio.Future]] = []
+        self.waiting: list[tuple[object, asyncio.Future]] = []
         self.sender: asyncio.Task | None = None
 
-    async def send(self, items: list[tuple[str, bytes]]) -> None:
+    async def put(self, item) -> None:
         done = asyncio.get_running_loop().create_future()
-        self.waiting.append((items, done))
+        self.waiting.append((item, done))
         if self.sender is None or self.sender.done():
-            self.sender = asyncio.ensure_future(self._send_waiting())
+            self.sender = asyncio.ensure_future(self._serve())
         await done
 
-    async def _send_waiting(self) -> None:
+    async def _serve(self) -> None:
         while self.waiting:
             batch, self.waiting = self.waiting, []
+            outcome = None
             try:
                 async with self.shard._lock:
-                    self.shard._ensure_redis()
-                    pipe = self.shard._redis.pipeline(transaction=False)
-                    for items, _ in batch:
-                        for channel, data in items:
-                            pipe.publish(channel, data)
-                    await pipe.execute()
+                    await self.send([item for item, _ in batch])
             except Exception as exc:  # noqa: BLE001 - handed to every caller of the batch
                 outcome = exc
-            else:
-                outcome = None
             for _, done in batch:
-                if done.done():  # its caller gave up waiting (a timeout); the messages went all the same
+                if (
+                    done.done()
+                ):  # its caller gave up waiting (a timeout); what it asked for was done all the same
                     continue
                 if outcome is None:
                     done.set_result(None)
                 else:
                     done.set_exception(outcome)
 
+    async def send(self, items: list) -> None:
+        raise NotImplementedError
+
+
+class _Outbox(_Queue):
+    """Group messages to publish: (channel, data) lists, all in one pipeline."""
+
+    async def send(self, items: list[list[tuple[str, bytes]]]) -> None:
+        self.shard._ensure_redis()
+        pipe = self.shard._redis.pipeline(transaction=False)
+        for messages in items:
+            for channel, data in messages:
+                pipe.publish(channel, data)
+        await pipe.execute()
+
+
+class _Subscriptions(_Queue):
+    """Subscription changes, (subscribe, channel): each run of one kind as one command. Its
+    ``change`` replaces the shard's own subscribe and unsubscribe."""
+
+    async def change(self, subscribe: bool, channel: str) -> None:
+        await self.put((subscribe, channel))
+
+    async def send(self, items: list[tuple[bool, str]]) -> None:
+        shard = self.shard
+        shard._ensure_redis()
+        shard._ensure_receiver()
+        for subscribe, channels in _runs(items):
+            # Only the channels not subscribed yet (or still subscribed), as the shard's own methods do.
+            wanted = [c for c in dict.fromkeys(channels) if (c in shard._subscribed_to) != subscribe]
+            if not wanted:
+                continue
+            if subscribe:
+                await shard._pubsub.subscribe(*wanted)
+                shard._subscribed_to.update(wanted)
+            else:
+                await shard._pubsub.unsubscribe(*wanted)
+                shard._subscribed_to.difference_update(wanted)
+
+
+def _runs(items: list[tuple[bool, str]]) -> list[tuple[bool, list[str]]]:
+    """The changes as runs of one kind, in order: (subscribe, channels)."""
+    runs: list[tuple[bool, list[str]]] = []
+    for subscribe, channel in items:
+        if runs and runs[-1][0] == subscribe:
+            runs[-1][1].append(channel)
+        else:
+            runs.append((subscribe, [channel]))
+    return runs
+
 
 class PubSubLayer(RedisPubSubChannelLayer):
+    def _get_layer(self):
+        layer = super()._get_layer()
+        for shard in layer._shards:
+            if getattr(shard, "dicehall_subscriptions", None) is None:
+                subscriptions = shard.dicehall_subscriptions = _Subscriptions(shard)
+                shard.subscribe = functools.partial(subscriptions.change, True)
+                shard.unsubscribe = functools.partial(subscriptions.change, False)
+        return layer
+
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Send each (group, message) pair as ``group_send`` would, in order, batched with the other
         calls waiting for the same shard (see the module's docstring)."""
@@ -76,4 +141,4 @@ class PubSubLayer(RedisPubSubChannelLayer):
             outbox = getattr(shard, "dicehall_outbox", None)
             if outbox is None:
                 outbox = shard.dicehall_outbox = _Outbox(shard)
-            await outbox.send(items)
+            await outbox.put(items)

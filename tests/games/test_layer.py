@@ -156,3 +156,46 @@ async def test_a_failed_round_trip_is_raised_to_every_call_it_carried(monkeypatc
         assert (await receive_all(layer, channel, 1))[0]["n"] == 1
     finally:
         await layer.flush()
+
+
+async def test_sockets_opening_and_closing_at_once_share_one_command_each_way(monkeypatch):
+    """A reconnect storm: many sockets subscribe their channels and groups at once, then leave at once;
+    each wave is one SUBSCRIBE and one UNSUBSCRIBE, and the subscriptions are what they should be."""
+    layer = new_layer()
+    shard = layer._get_layer()._shards[0]
+    shard._ensure_redis()
+    sent: list[tuple[str, int]] = []
+    pubsub = shard._pubsub
+    real = pubsub.execute_command
+
+    async def counted(*args):
+        sent.append((args[0], len(args) - 1))
+        return await real(*args)
+
+    monkeypatch.setattr(pubsub, "execute_command", counted)
+    try:
+        channels = await asyncio.gather(*(layer.new_channel() for _ in range(30)))
+        await asyncio.gather(*(layer.group_add(f"game.{n % 10}", c) for n, c in enumerate(channels)))
+        assert [kind for kind, _ in sent] == ["SUBSCRIBE", "SUBSCRIBE"]
+        assert sum(n for _, n in sent) == 40  # 30 sockets' channels, then 10 groups
+        await layer.group_send("game.3", {"type": "m", "n": 3})
+        listeners = [c for n, c in enumerate(channels) if n % 10 == 3]
+        assert [(await receive_all(layer, c, 1))[0]["n"] for c in listeners] == [3, 3, 3]
+        sent.clear()
+        await asyncio.gather(*(layer.group_discard(f"game.{n % 10}", c) for n, c in enumerate(channels)))
+        assert sent == [("UNSUBSCRIBE", 10)]
+        assert not any(k.startswith(f"{layer._get_layer().prefix}__group__") for k in shard._subscribed_to)
+    finally:
+        await layer.flush()
+
+
+async def test_a_group_left_and_joined_again_in_one_wave_stays_subscribed():
+    layer = new_layer()
+    one, two = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game.5", one)
+    try:
+        await asyncio.gather(layer.group_discard("game.5", one), layer.group_add("game.5", two))
+        await layer.group_send("game.5", {"type": "m", "n": 5})
+        assert (await receive_all(layer, two, 1))[0]["n"] == 5
+    finally:
+        await layer.flush()
