@@ -240,3 +240,16 @@ def test_only_the_latest_games_are_held(monkeypatch):
     for game_id in (1, 2, 3, 2):
         move_async._remember(game_id, Known(None, game_id, {}))
     assert list(move_async._known) == [3, 2]
+
+
+def test_a_later_seq_heard_here_forgets_the_state(monkeypatch):
+    """Another process (or the worker) moved the game: its event reaches this process's sockets, and the
+    next move here reads the row instead of first trying one round trip on a row that has moved on."""
+    monkeypatch.setattr(move_async, "_known", {})
+    move_async._remember(7, Known(None, 5, {}))
+    move_async.heard(7, None)  # a message without a seq (presence)
+    move_async.heard(7, 5)  # this process's own move
+    move_async.heard(8, 9)  # another game
+    assert move_async._known[7].seq == 5
+    move_async.heard(7, 6)
+    assert 7 not in move_async._known
