@@ -86,11 +86,18 @@ async def _close_move_pool():
     await move_async.close_pool()
 
 
+# Tests that wait for time to pass on servers that live for the whole run: last, so that the rest of
+# the suite runs meanwhile (tests/reliability/test_topology.py's idle socket, five minutes).
+LAST = ("tests/reliability/test_topology.py::test_an_idle_websocket_stays_open_for_five_minutes",)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own ordering
 def pytest_collection_modifyitems(items):
     # Only coroutine tests have the event loop a pool belongs to (a sync test may run its own loop).
     for item in items:
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
             item.fixturenames.append("_close_move_pool")
+    items.sort(key=lambda item: item.nodeid in LAST)
 
 
 @pytest.fixture(autouse=True)

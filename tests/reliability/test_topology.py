@@ -74,8 +74,11 @@ class Site:
         self.worker = None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The topology, up from this module's first test to the end of the run: its idle socket is
+    checked by the run's last test (tests/conftest.py), so that its five minutes pass while the rest of
+    the suite runs instead of in a sleep. Only the worker stops with this module (below)."""
     nginx_or_fail()
     with django_db_blocker.unblock():
         db_url = database_url()
@@ -133,6 +136,14 @@ def site(django_db_setup, django_db_blocker, tmp_path_factory):
         for web in webs:
             web.stop()
         (ARTIFACTS / "reliability-topology.json").write_text(json.dumps(FIGURES, indent=2))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _worker_for_this_module_only(site):
+    """The topology's worker sends turn e-mails and plays computers' turns of whatever games the test
+    database holds: stopped once this module's tests are done, before the rest of the suite runs."""
+    yield
+    site.worker.stop()
 
 
 def unique(name: str) -> str:
