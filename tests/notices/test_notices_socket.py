@@ -140,10 +140,16 @@ def _without_waiting(frame: dict) -> dict:
     }
 
 
-async def test_a_turn_updates_the_header_without_reading_it_again_and_as_a_read_would(make_user, monkeypatch):
+async def test_a_turn_updates_the_header_without_reading_it_again_and_as_a_read_would(
+    make_user, monkeypatch, scripted_dice
+):
     """A turn that passes tells the notices sockets how the game stands (notices.feed.turn_message);
     they update the feed they hold. Over turns in two games, every frame is what a fresh read gives."""
     from notices import feed
+
+    # Four turns' rolls, then a Farkle roll that scores (a roll that scores nothing, about one in 43,
+    # would pass the turn and tell the header).
+    scripted_dice(*[[1, 2, 3, 4, 5]] * 4, [1, 2, 3, 4, 6, 6])
 
     game, ann, bob, _ = await table(make_user)
     other = await database_sync_to_async(services.game_create)(creator=bob, kind="farkle", seats=2)

@@ -346,14 +346,18 @@ async def settle(tab: Tab, seq: int) -> None:
         await tab.catch_up(seq, wait=30)
 
 
-async def play_to_the_end(tabs: dict[str, Tab], rng: random.Random, progress: list[int]) -> int:
+async def play_to_the_end(
+    tabs: dict[str, Tab], rng: random.Random, progress: list[int], endless_until: asyncio.Event | None = None
+) -> int:
     """Legal moves until the game is over; an action whose answer was lost is re-sent with its id,
-    and one refused for going too fast is re-sent after the wait the server asks for."""
+    and one refused for going too fast is re-sent after the wait the server asks for. Until
+    ``endless_until`` is set, no bank brings a player near the goal: the game cannot end meanwhile."""
     any_tab = next(iter(tabs.values()))
     n = 0
     while any_tab.state and any_tab.status == "playing":
         mover = tabs[any_tab.state["current"]]
-        action = choose(mover.state, rng, endless=False)
+        endless = endless_until is not None and not endless_until.is_set()
+        action = choose(mover.state, rng, endless=endless)
         n += 1
         client_id = f"{mover.name}-{n}"
         while True:
@@ -473,6 +477,8 @@ async def test_rolling_restart(site):
     prober = Prober(tables[0][1]["host"], ["/", f"/games/{tables[0][0]}/", "/healthz", "/games/mine/"])
     prober.start()
     rounds = []
+    # The games go on through both restarts, however quickly the server moves them: they end after.
+    restarted = asyncio.Event()
 
     async def restarts():
         for signal_name, web in (("SIGTERM", targets[0]), ("SIGKILL", targets[1])):
@@ -500,11 +506,15 @@ async def test_rolling_restart(site):
             assert all(tab.status == "playing" for tabs, _ in opened for tab in tabs.values()), (
                 "a game ended before the restart: nothing was tested"
             )
+        restarted.set()
 
     try:
         await asyncio.gather(
             restarts(),
-            *(play_to_the_end(tabs, random.Random(i), progress[i]) for i, (tabs, _) in enumerate(opened)),
+            *(
+                play_to_the_end(tabs, random.Random(i), progress[i], restarted)
+                for i, (tabs, _) in enumerate(opened)
+            ),
         )
     finally:
         prober.halt.set()
