@@ -242,7 +242,6 @@ def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) 
     if game.engine.is_over(game.state):
         return None
     turn = _turn_write(game, game.state, now, passed)
-    event = event_payload(game, logged, mover)
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
     guard = [mover.pk, mover.user.pk, mover.position, client_id]
@@ -250,7 +249,8 @@ def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) 
     name = move_sql.KNOWN_WITH[turn[0] if turn else None]
     (rows,) = yield Batch([(name, params + (turn[1] if turn else []))], begin=True, last=True)
     if not rows:
-        return None
+        return None  # the event (with its preview) is built only for a move that was written
+    event = event_payload(game, logged, mover)
     return _outcome(game, logged, event, state_json, passed, rows[0][0], known.seating(game, mover))
 
 
