@@ -19,7 +19,7 @@ from accounts.language import scope_language
 from config import gc_tuning
 from games.errors import Sentence
 from games.live import jsontext, seen
-from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer
+from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer, NoConnectionHop
 from games.live.dbpool import database_sync_to_async
 from games.live.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 MAX_IDS = 50
 
 
-class NoticesConsumer(AsyncJsonWebsocketConsumer):
+class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content) -> str:
         # A feed frame goes to every player of a game each time its turn passes: orjson, as the games'.

@@ -60,7 +60,21 @@ class NoSuchPathConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class NoConnectionHop:
+    """Channels' dispatch without its close_old_connections before every message: that is a hop to
+    Channels' database thread per frame and per group message received (with thousands of quiet
+    sockets, their pings and notices kept that thread and the event loop trading the GIL), and the
+    consumers that take this do their database work in games.live.dbpool, whose calls close old
+    connections themselves. Put it before Channels' consumer class in the bases."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
     game_id: int
     group: str
 
@@ -128,15 +142,6 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _announce_presence(self, *, online: bool, connected: list[str]) -> None:
         payload = {"type": "presence", "user": self.user.username, "online": online, "connected": connected}
         await publish([(self.group, {"type": "game.message", "payload": payload})])
-
-    async def dispatch(self, message: dict) -> None:
-        """Channels' dispatch without its close_old_connections before every message: that is a hop to
-        Channels' database thread per frame and per broadcast received, and this consumer does its
-        database work in games.live.dbpool, whose calls close old connections themselves."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # --- incoming frames -------------------------------------------------------------------
 

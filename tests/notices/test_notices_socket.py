@@ -177,3 +177,30 @@ async def test_a_turn_updates_the_header_without_reading_it_again_and_as_a_read_
         assert await header.quiet()  # a roll passes no turn
     finally:
         await header.comm.disconnect()
+
+
+async def test_pings_and_turn_messages_take_no_hop_to_channels_database_thread(make_user, monkeypatch):
+    """Channels' consumers close old database connections on its database thread before every frame
+    and every group message; with thousands of quiet sockets those hops cost the event loop the GIL.
+    The notices socket does its database work on games.live.dbpool's threads, which close their own."""
+    import channels.consumer
+
+    hops = []
+
+    async def hop():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", hop)
+    game, ann, bob, _ = await table(make_user)
+    await database_sync_to_async(services.game_start)(game_id=game.pk, user=ann)
+    header = Header(bob)
+    try:
+        await header.open()
+        for _ in range(3):
+            await header.comm.send_json_to({"type": "ping"})
+            assert (await header.next()) == {"type": "pong"}
+        await end_turn(game.pk, ann)
+        assert [t["game"] for t in (await header.next())["turns"]] == [game.pk]
+        assert hops == []
+    finally:
+        await header.comm.disconnect()
