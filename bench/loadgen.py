@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import math
 import os
@@ -345,6 +346,25 @@ def verify_game(game_id: int) -> tuple[list[int], int, list[str]]:
     except ReplayMismatch as exc:
         problems.append(f"replay: {exc}")
     return seqs, game.seq, problems
+
+
+# --- the generator's own garbage collector ----------------------------------------------------------
+
+
+def quiet_collector() -> None:
+    """Keep the generator's collector out of the measured window: with 5,000 sockets open its full
+    collections took 270-585 ms, and young ones up to 68 ms, and every event in flight then looked
+    that much slower (docs/BENCHMARKS.md). What is open by now lives to the end of the step (frozen);
+    the cycles the window leaves wait for collector_back()."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
+def collector_back() -> None:
+    gc.enable()
+    gc.unfreeze()
+    gc.collect()
 
 
 # --- the step --------------------------------------------------------------------------------------
@@ -830,6 +850,7 @@ class Step:
         connect_all = time.monotonic() - connect_start
         self.rss_connected = self._rss()
         self.connect_times_initial = list(self.connect_times)
+        quiet_collector()
         start = time.monotonic()
         self.measure_from = start + cfg.warmup
         self.stop_at = start + cfg.warmup + cfg.duration
@@ -859,6 +880,7 @@ class Step:
                 )
         for task in late:
             task.cancel()
+        collector_back()
         await asyncio.gather(*(self._close_play(p) for p in self.plays), return_exceptions=True)
         await self._finish_quiet()
         sampler.cancel()
@@ -878,7 +900,11 @@ class Step:
         # uvloop and orjson: the generator shares the machine's two cores with the servers, so every
         # millisecond it spends per action is taken from them (docs/BENCHMARKS.md, scale-out).
         raise_nofile()
-        extra = uvloop.run(self._run(meter))
+        try:
+            extra = uvloop.run(self._run(meter))
+        finally:
+            if not gc.isenabled():  # the step failed inside its measured window
+                collector_back()
         self.db.shutdown()
         check = self._check_logs()
         if cfg.mode == "ours":
