@@ -21,6 +21,10 @@ application = ProtocolTypeRouter(
     }
 )
 
+from config import daphne_sweep  # noqa: E402
+
+daphne_sweep.install()
+
 # Last, so that everything the application loads at start-up is frozen with it.
 from config import gc_tuning  # noqa: E402
 
