@@ -37,9 +37,7 @@ def application_checker(self) -> None:
         disconnected = details.get("disconnected")
         application_instance = details.get("application_instance")
         if application_instance is not None:
-            if application_instance.done() or (
-                disconnected and now - disconnected > self.application_close_timeout
-            ):
+            if application_instance.done() or _too_slow(self, disconnected, now):
                 acted_on.append(protocol)
         elif disconnected:
             acted_on.append(protocol)
@@ -48,12 +46,16 @@ def application_checker(self) -> None:
     reactor.callLater(1, self.application_checker)
 
 
+def _too_slow(server, disconnected: float | None, now: float) -> bool:
+    """The socket closed longer ago than its application may take to shut down."""
+    return bool(disconnected) and now - disconnected > server.application_close_timeout
+
+
 def _settle(server, protocol, details: dict, now: float) -> None:
     """What daphne's loop body does for one connection."""
     disconnected = details.get("disconnected")
     application_instance = details.get("application_instance")
-    too_slow = disconnected and now - disconnected > server.application_close_timeout
-    if too_slow and application_instance and not application_instance.done():
+    if _too_slow(server, disconnected, now) and application_instance and not application_instance.done():
         daphne_server.logger.warning(
             "Application instance %r for connection %s took too long to shut down and was killed.",
             application_instance,
