@@ -33,8 +33,11 @@ run: $(VENV)/.base-installed node_modules/.installed
 	@echo "Serving on http://$(HOST):$(PORT)/ (and the background worker; e-mails print here)"
 	HOST=$(HOST) $(VENV)/bin/honcho start -f Procfile --port $(PORT)
 
+# Both cores: one worker per core, each test module on one worker (its module-scoped servers and
+# fixtures are started once). PYTEST_WORKERS=0 runs the suite in this one process.
+PYTEST_WORKERS ?= 2
 test: $(VENV)/.dev-installed node_modules/.installed
-	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The end-to-end journeys alone (tests/e2e/, part of `make test` as well): Debian's chromium must be
 # installed, as they fail rather than skip without it. Screenshots: artifacts/screenshots/e2e/.

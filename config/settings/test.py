@@ -2,8 +2,17 @@
 
 import os
 
-from .base import *  # noqa: F403
-from .base import BASE_DIR, DATABASES
+# One channel-layer prefix per test process: runs side by side on one Redis, and pytest-xdist's workers
+# of one run, never hear each other's groups (a worker's notices and live tests would receive another's
+# events). pytest-django reads these settings in xdist's controller too, whose environment the workers
+# inherit: the run's id is set once there and each worker adds its own name. A prefix given from outside
+# (a daphne subprocess started by a test) is kept.
+_RUN = os.environ.setdefault("DICEHALL_TEST_RUN", str(os.getpid()))
+if os.environ.get("CHANNEL_LAYER_PREFIX", f"test{_RUN}").startswith(f"test{_RUN}"):
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"test{_RUN}{os.environ.get('PYTEST_XDIST_WORKER', '')}"
+
+from .base import *  # noqa: E402, F403
+from .base import BASE_DIR, DATABASES  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # In memory; the turn e-mails' journey gives its worker a real SMTP server on localhost instead.
