@@ -7,13 +7,22 @@ second, which put every move in flight past 100 ms. Two changes, made once the a
 - gc.freeze(): the objects that exist after start-up (modules, classes, Django's settings, URL
   patterns, templates loaded so far) live as long as the process, so no collection looks at them
   again. The longest full collection fell to 47-60 ms.
-- a full collection only after 100 collections of generation 1 instead of 10: cyclic garbage that
+- a full collection only after 100 collections of generation 1 instead of 10 (350 since the young
+  threshold went from 700 to 200, below: the same number of allocations apart): cyclic garbage that
   outlives two young collections is rare here (nothing was ever found to grow), and a full collection
   at that rate comes every few minutes under load instead of several times a minute.
 
-The young generations keep Python's thresholds: raising them made each young collection as long as a
-full one (27-67 ms at 10,000). Same step four times each way (150 tables, 1 s think time, one process):
-p99 60-93 ms with these settings, 79-229 ms without.
+Raising the young threshold made each young collection as long as a full one (27-67 ms at 10,000).
+Same step four times each way (150 tables, 1 s think time, one process): p99 60-93 ms with these
+settings, 79-229 ms without.
+
+In a big heap even a young collection is slow: it finds nothing to free, but every reference it
+follows leads to an old object somewhere in hundreds of megabytes. With 5,000 sockets open and
+Python's threshold of 700, young collections took 6 ms on average (up to 23) and generation-1 ones 39
+(up to 49), one of those every second, and they were most of the event loop's stalls. A young
+collection after 200 allocations instead of 700 keeps about the same total time in the collector,
+cut into pieces of 1.5 ms (up to 4) and 7 ms (up to 13). Full collections then come after 350
+generation-1 collections, as many allocations apart as before (docs/BENCHMARKS.md).
 
 Sockets opened later are the rest of the heap: with 5,000 open, each full collection walked their
 objects (protocols, consumers, scopes, tasks) for 381-732 ms, with every move in flight waiting. So
@@ -43,8 +52,8 @@ def tune() -> bool:
         return False
     gc.collect()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, settings.SERVER_GC_FULL_AFTER)
+    _, middle, _ = gc.get_threshold()
+    gc.set_threshold(settings.SERVER_GC_YOUNG, middle, settings.SERVER_GC_FULL_AFTER)
     return True
 
 

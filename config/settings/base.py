@@ -212,10 +212,12 @@ WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=True)
 WS_DB_THREADS = env.int(
     "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
 )
-# Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, full
-# collections only after this many generation-1 collections (Python's default: 10).
+# Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, a young
+# collection after this many allocations (Python's default: 700), full collections only after this
+# many generation-1 collections (Python's default: 10).
 SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=True)
-SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=100)
+SERVER_GC_YOUNG = env.int("SERVER_GC_YOUNG", default=200)
+SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=350)
 
 # --- Reliability and security (issue 7; docs/RELIABILITY.md) ---------------------------------------
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a

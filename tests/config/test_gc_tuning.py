@@ -19,8 +19,9 @@ def restore_gc():
 
 def test_a_served_process_freezes_its_start_up_objects_and_collects_in_full_rarely(settings, restore_gc):
     settings.SERVER_GC_TUNING = True
-    settings.SERVER_GC_FULL_AFTER = 100
-    young, middle, _ = gc.get_threshold()
+    settings.SERVER_GC_YOUNG = 200
+    settings.SERVER_GC_FULL_AFTER = 350
+    _, middle, _ = gc.get_threshold()
     loaded_at_start_up = type("Kept", (), {})()
     assert gc.is_tracked(loaded_at_start_up)
 
@@ -29,7 +30,9 @@ def test_a_served_process_freezes_its_start_up_objects_and_collects_in_full_rare
     assert gc.get_freeze_count() > 0
     # Frozen objects sit in the permanent generation, which no collection (and get_objects) visits.
     assert not any(obj is loaded_at_start_up for obj in gc.get_objects())
-    assert gc.get_threshold() == (young, middle, 100)
+    # Young collections more often, each shorter; full ones after as many allocations as Python's
+    # (700, 10) thresholds with 100 generation-1 collections between them.
+    assert gc.get_threshold() == (200, middle, 350)
 
 
 def test_it_can_be_switched_off(settings, restore_gc):
