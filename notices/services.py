@@ -111,7 +111,9 @@ def next_due():
 
 def deliver(mail_id: int) -> str:
     """Send one due e-mail or drop it; what became of it. The row stays locked while the mail is sent,
-    so that two workers never send it twice; a failure to send leaves it pending for the next sweep."""
+    so that two workers never send it twice; a failure to send leaves it pending for the next sweep.
+    A worker killed between handing the mail over and the commit leaves it pending too: the next
+    sweep sends it again (at least once rather than maybe never; the window is milliseconds)."""
     with transaction.atomic():
         mail = (
             TurnMail.objects.select_for_update(skip_locked=True)

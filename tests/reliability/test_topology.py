@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games.models import Action, Game
 from games.results import replays
+from notices.models import TurnMail
 from tests.browser.helpers import wait_for_disconnects
 from tests.reliability import nginx_parts
 from tests.reliability.conftest import ARTIFACTS, ROOT, Socket, database_url, real_backends
@@ -629,6 +630,12 @@ def test_turn_mail_waits_for_a_stopped_worker_and_is_sent_once(site):
         assert time.monotonic() < deadline, "the restarted worker sent no e-mail"
         time.sleep(0.2)
     sent_after = round(time.monotonic() - deadline + 30, 1)
+    # The file is written inside the transaction that records the sending (notices.services.deliver):
+    # killed before that commit, a worker sends the e-mail again when it starts (at least once, never
+    # lost). The kill comes once the sending is recorded, as it would in any later moment.
+    while not TurnMail.objects.filter(game_id=game_id, status=TurnMail.Status.SENT).exists():
+        assert time.monotonic() < deadline, "the worker sent the e-mail and did not record it"
+        time.sleep(0.05)
     site.worker.stop(signal.SIGKILL)
     site.worker.start()
     time.sleep(4)
