@@ -56,7 +56,7 @@ migrate: $(VENV)/.base-installed
 	$(PY) manage.py migrate --noinput
 
 # The live-play load benchmark (docs/BENCHMARKS.md): PostgreSQL and Redis must be running; it creates
-# and migrates its own database, starts its own daphne processes and takes about 40 minutes.
+# and migrates its own database, starts its own daphne processes and takes about an hour.
 # BENCH_ARGS=--quick is a one-minute smoke run that writes nothing to docs/.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/dicehall_loadbench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/1
