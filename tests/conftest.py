@@ -17,8 +17,8 @@ from games.live.dice_source import write_script
 from tests.protocol import check_server_frame
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
-# end-to-end journeys in tests/e2e/.
-pytest_plugins = ["tests.browser.fixtures"]
+# end-to-end journeys in tests/e2e/; a redis-server of a test's own (tests/reliability/own_redis.py).
+pytest_plugins = ["tests.browser.fixtures", "tests.reliability.own_redis"]
 
 _counter = itertools.count(1)
 

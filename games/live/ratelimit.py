@@ -25,6 +25,9 @@ Refused frames do not count, so a client that waits as told gets through. If the
 (Redis down or stalled), the per-user check lets the frame through, logs, and is skipped for BREAK
 seconds (so a stalled Redis costs one short socket timeout, not one per frame): an outage must not stop
 play, and the per-socket limit still holds.
+
+Every other limit counted in this cache (``shared_hit``: sign-ups per address, chat messages per player)
+fails open the same way, through the same ``failing_open``: one break for the whole process.
 """
 
 from __future__ import annotations
@@ -136,11 +139,45 @@ def _verdict(current: int, previous: int, limit: int, now: float, window: int, p
     return max(1, math.ceil(wait))
 
 
+@dataclass
+class _Attempt:
+    failed: bool = False
+
+
+def cache_down() -> bool:
+    """True for BREAK seconds after the shared cache failed: meanwhile no limit asks it."""
+    return time.monotonic() < _broken_until
+
+
+@contextlib.contextmanager
+def failing_open():
+    """A shared count that fails open: an exception of the cache (Redis down, or slower than its socket
+    timeout) lets the request through instead, is logged (at most once in 30 s), and starts a break of
+    BREAK seconds for every limit of the process (``cache_down``). Yields an attempt whose ``failed``
+    says afterwards whether the count was given up."""
+    attempt = _Attempt()
+    try:
+        yield attempt
+    except Exception:
+        attempt.failed = True
+        if _fail_open():
+            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
+
+
 def shared_hit(key: str, limit: int, period: float = PERIOD, now: float | None = None) -> int | None:
     """Count one hit on a shared sliding-window counter; None if allowed, else seconds to wait.
 
     Works on any Django cache; atomic where the cache's ``incr`` is (Redis INCR, LocMemCache's lock).
+    Fails open (``failing_open``): None while the cache is down.
     """
+    if cache_down():
+        return None
+    with failing_open():
+        return _counted_hit(key, limit, period, now)
+    return None
+
+
+def _counted_hit(key: str, limit: int, period: float, now: float | None) -> int | None:
     cache = _cache()
     now = clock() if now is None else now
     current_key, previous_key, window = _window_keys(key, now, period)
@@ -296,14 +333,13 @@ async def _send_counts(cache: RedisCache, tally: _Tally, hits: dict[tuple[str, i
 async def _flush(cache: RedisCache, tally: _Tally, period: float) -> None:
     """Send the batch of hits that passed without waiting (and whatever joined it meanwhile)."""
     try:
-        while tally.unsent:
-            batch, tally.unsent = tally.unsent, {}
-            async with asyncio.timeout(REDIS_TIMEOUT):
-                await _send_counts(cache, tally, batch, period)
-    except Exception:
-        tally.unsent.clear()  # fail open, as a frame's own count does
-        if _fail_open():
-            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
+        with failing_open() as attempt:
+            while tally.unsent:
+                batch, tally.unsent = tally.unsent, {}
+                async with asyncio.timeout(REDIS_TIMEOUT):
+                    await _send_counts(cache, tally, batch, period)
+        if attempt.failed:
+            tally.unsent.clear()  # fail open, as a frame's own count does
     finally:
         tally.flushing = False
 
@@ -383,7 +419,7 @@ def _fail_open() -> bool:
 
 def _shared_hits_sync(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
     for n, (key, limit) in enumerate(hits):
-        wait = shared_hit(key, limit)
+        wait = _counted_hit(key, limit, PERIOD, None)
         if wait is not None:
             for earlier, _ in hits[:n]:
                 shared_undo(earlier)
@@ -396,9 +432,9 @@ async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
 
     Fails open: while the cache is broken every hit is allowed (the per-socket limits still hold).
     """
-    if time.monotonic() < _broken_until:
+    if cache_down():
         return None
-    try:
+    with failing_open():
         cache = _cache()
         if isinstance(cache, RedisCache):
             async with asyncio.timeout(REDIS_TIMEOUT):  # no task made for every frame, as wait_for does
@@ -406,10 +442,7 @@ async def shared_hits(hits: list[tuple[str, int]]) -> tuple[int, int] | None:
         if isinstance(cache, LocMemCache):
             return _shared_hits_sync(hits)  # in memory: no I/O to wait for, no thread needed
         return await sync_to_async(_shared_hits_sync, thread_sensitive=False)(hits)
-    except Exception:
-        if _fail_open():
-            logger.warning("rate-limit cache unavailable; per-user limits are off for now", exc_info=True)
-        return None
+    return None
 
 
 class ConnectionLimiter:

@@ -20,70 +20,30 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import shutil
-import subprocess
 import time
+import uuid
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
 
+from accounts.models import User
+from chat.models import Message
+from games.live import ratelimit
+from games.live.routing import websocket_urlpatterns
 from games.models import Action, Connection, Game
 from games.results import replays
 from games.tables import services
-from tests.reliability.conftest import ARTIFACTS, Socket, free_port, requires_real_backends, session_cookie
+from groups import services as groups
+from tests.reliability.conftest import ARTIFACTS, Socket, requires_real_backends, session_cookie
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LAYER_TIMEOUT = 1.0
-
-
-class OwnRedis:
-    """A redis-server of this test's own, on a free port (never the shared one)."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                shutil.which("redis-server") or "redis-server",
-                *("--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
-                *("--enable-debug-command", "local"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while self.cli("PING") != "PONG":
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-
-    def cli(self, *args: str) -> str:
-        result = subprocess.run(
-            ["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True, timeout=10
-        )
-        return result.stdout.strip()
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-
-@pytest.fixture
-def own_redis():
-    if not shutil.which("redis-server"):
-        pytest.skip("redis-server is not installed")
-    redis = OwnRedis()
-    redis.start()
-    yield redis
-    redis.kill()
 
 
 @database_sync_to_async
@@ -210,3 +170,100 @@ async def test_actions_survive_a_channel_layer_outage(make_user, daphne, own_red
     figures.update(log_entries=game.seq, duplicates_in_log=0, lost_actions=0)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "reliability-redis-outage.json").write_text(json.dumps(figures, indent=2))
+
+
+@pytest.fixture
+def limits_on(settings):
+    """Point the rate limits' shared cache at a given redis-server (a key prefix of the test's own)."""
+
+    def point(redis) -> None:
+        settings.CACHES = {
+            **settings.CACHES,
+            settings.RATE_LIMIT_CACHE: {
+                "BACKEND": "django_redis.cache.RedisCache",
+                "LOCATION": redis.url,
+                "KEY_PREFIX": f"failopen-{uuid.uuid4().hex}",
+                "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
+            },
+        }
+
+    return point
+
+
+def sign_up(client: Client, name: str):
+    password = "dice-are-nice-42"
+    return client.post(
+        reverse("accounts:signup"), {"username": name, "password1": password, "password2": password}
+    )
+
+
+@pytest.mark.parametrize("fault", ["stopped", "paused"])
+def test_sign_up_and_group_chat_fail_open_while_redis_is_down(
+    make_user, own_redis, limits_on, settings, fault
+):
+    """docs/RELIABILITY.md: every rate limit fails open (logged) while its cache is down, so that an
+    outage of Redis stops no sign-up and no chat (issue 31, defect 7)."""
+    limits_on(own_redis)
+    client = Client(REMOTE_ADDR="203.0.113.31", raise_request_exception=False)
+    assert sign_up(client, "before").status_code == 302
+    ann = make_user("ann")
+    group = groups.group_create(creator=ann, name="Dice")
+    member = Client(raise_request_exception=False)
+    member.force_login(ann)
+    url = reverse("chat:group_post", args=[group.pk])
+    assert member.post(url, {"text": "up"}).status_code == 302
+    if fault == "stopped":
+        own_redis.stop()
+    else:
+        own_redis.pause()
+    for n in range(3):
+        assert (
+            sign_up(
+                Client(REMOTE_ADDR="203.0.113.31", raise_request_exception=False), f"during{n}"
+            ).status_code
+            == 302
+        )
+        assert member.post(url, {"text": f"down {n}"}).status_code == 302
+    assert User.objects.filter(username__startswith="during").count() == 3
+    assert list(Message.objects.filter(group=group).values_list("text", flat=True).order_by("pk")) == [
+        "up",
+        "down 0",
+        "down 1",
+        "down 2",
+    ]
+    if fault == "paused":
+        own_redis.resume()
+    else:
+        own_redis.start()
+    # Redis is back: the limit holds again once the break after a failure is over.
+    settings.SIGNUPS_PER_IP_PER_HOUR = 1
+    ratelimit._broken_until = 0.0
+    after = Client(REMOTE_ADDR="203.0.113.32", raise_request_exception=False)
+    assert sign_up(after, "after").status_code == 302
+    assert sign_up(after, "after2").status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_table_chat_fails_open_while_redis_is_stopped(make_user, own_redis, limits_on):
+    """`say` on a game's socket is stored and answered without `server_error` while Redis is down."""
+    limits_on(own_redis)
+    ann = await database_sync_to_async(make_user)("ann")
+    game = await database_sync_to_async(
+        lambda: services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
+    )()
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    comm.scope["user"] = ann
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_json_from(timeout=5))["type"] == "snapshot"
+    await asyncio.to_thread(own_redis.stop)
+    for n in range(3):
+        await comm.send_json_to({"type": "say", "text": f"still here {n}"})
+        await comm.send_json_to({"type": "ping"})
+        while (frame := await comm.receive_json_from(timeout=10))["type"] != "pong":
+            assert frame["type"] != "error", frame
+    texts = await database_sync_to_async(
+        lambda: list(Message.objects.filter(game_id=game.pk).values_list("text", flat=True))
+    )()
+    assert sorted(texts) == [f"still here {n}" for n in range(3)]
+    await comm.disconnect()
