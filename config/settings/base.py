@@ -6,6 +6,8 @@ in-memory one. Both defaults exist so that `make run` works on a machine with no
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 import environ
@@ -170,9 +172,22 @@ REDIS_URL = env("REDIS_URL", default="")
 # hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers. Ours
 # (games/live/layer.py) adds sending a move's group messages in one round trip.
 CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="games.live.layer.PubSubLayer")
-# Names on Redis start with this prefix ("asgi" is channels-redis' own default): two deployments, or the
-# load benchmark and a test run, can share one Redis without hearing each other's groups.
-CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default="asgi")
+
+
+def _site_key(database_name) -> str:
+    """A short name of this site on a shared Redis, from its database's name: the same for every
+    process of one site, different for two sites on one database server. Letters, digits and '-'
+    only, as channel names allow, and a hash so that names differing only in other characters differ."""
+    name = str(database_name)
+    readable = re.sub(r"[^A-Za-z0-9-]+", "-", Path(name).stem if "/" in name else name).strip("-")[:24]
+    return f"{readable or 'db'}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+SITE_KEY = _site_key(DATABASES["default"]["NAME"])
+# Names on Redis start with this prefix. Redis's pub/sub ignores the database number in REDIS_URL, so
+# two sites on one Redis server (or the load benchmark and a test run) hear each other's groups unless
+# their prefixes differ: by default it comes from the database's name (issue 31; see the README).
+CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default=f"dicehall-{SITE_KEY}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -259,7 +274,8 @@ AXES_ENABLE_ADMIN = False
 # that limits hold across daphne replicas. Short socket timeouts: if Redis is down the limits fail open
 # (logged) instead of stalling play.
 RATE_LIMIT_CACHE = "ratelimit"
-RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default="dicehall")
+# Two sites on one Redis database would otherwise count each other's sign-ups and chat (user ids repeat).
+RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default=f"dicehall-{SITE_KEY}")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     RATE_LIMIT_CACHE: (
