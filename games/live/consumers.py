@@ -22,7 +22,7 @@ from chat import services as chat
 from coach import hints
 from config import gc_tuning
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
-from games.live import move_async, presence, seen, selectors
+from games.live import catchup, move_async, presence, seen, selectors
 from games.live.broadcast import group_name, publish
 from games.live.dbpool import database_sync_to_async
 from games.live.jsontext import dumps
@@ -85,6 +85,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False
+        self.sent_seq = 0  # the last seq this socket was sent (snapshot or event): see catch_up
         self.language = scope_language(self.scope)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
@@ -111,6 +112,8 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         self.joined = True
         await self.accept()
         gc_tuning.socket_opened()
+        self.sent_seq = snapshot["seq"]
+        catchup.opened(self)
         await self.send_json(snapshot)
         await self._announce_presence(online=True, connected=snapshot["connected"])
 
@@ -118,6 +121,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         if not getattr(self, "joined", False):
             return
         self.joined = False
+        catchup.closed(self)
         gc_tuning.socket_closed()
         await self._layer_call("group_discard", self.group, self.channel_name)
         connected = await database_sync_to_async(presence.connection_close, self.game_id)(
@@ -251,7 +255,28 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             await self.send_error(exc.code, exc)
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.sent_seq = max(self.sent_seq, snapshot["seq"])
         await self.send_json(snapshot)
+
+    async def catch_up(self, seq: int | None = None) -> None:
+        """If the game as stored (its seq: ``seq``, or read now) is ahead of what this socket was sent,
+        send what `sync` would answer: a broadcast was lost to the channel layer (games.live.catchup)."""
+        if seq is None:
+            seq = await catchup.stored_seq(self.game_id)
+        if seq is None or seq <= self.sent_seq:
+            return
+        since = self.sent_seq
+        try:
+            snapshot = await self._db(self._snapshot_since)(since)
+        except Forbidden as exc:
+            await self.send_error(exc.code, exc)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        # An event may have been sent meanwhile (this runs beside the socket's own messages): a
+        # snapshot no newer than it would only take the page back.
+        if snapshot["seq"] > self.sent_seq:
+            self.sent_seq = snapshot["seq"]
+            await self.send_json(snapshot)
 
     def _snapshot_since(self, seq: int) -> dict:
         from games.models import Game
@@ -267,6 +292,12 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
 
     async def on_ping(self, message: dict) -> None:
         seen.game_socket(self.channel_name)
+        try:
+            await self.catch_up()
+        except (NotFound, Forbidden):
+            pass  # the game's page says so at its next sync; a ping is still answered
+        except Exception:
+            logger.warning("game %s: catching up at a ping failed", self.game_id, exc_info=True)
         await self.send_json({"type": "pong"})
 
     async def on_chat(self, message: dict) -> None:
@@ -309,7 +340,10 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
 
     async def game_message(self, event: dict) -> None:
         if "text" in event:  # a payload encoded once for every socket (games.live.broadcast.layer_message)
-            move_async.heard(self.game_id, event.get("seq"))
+            seq = event.get("seq")
+            move_async.heard(self.game_id, seq)
+            if seq is not None and seq > self.sent_seq:
+                self.sent_seq = seq
             await self.send_text(event["text"])
             return
         payload = event["payload"]

@@ -19,6 +19,11 @@ lock. When thousands of pages reconnect or leave at once, the queue behind the l
 queue of their own; one task sends each run of them as one SUBSCRIBE or UNSUBSCRIBE naming every
 channel of the run, in the order they were asked for.
 
+When a shard's pub/sub connection breaks (Redis stopped, restarted), redis-py's pub/sub connects
+again and subscribes its channels anew; until then this process hears nothing, and a broadcast
+published meanwhile is lost for its sockets. ``on_resubscribed`` callbacks run once that is done
+(games.live.catchup brings the sockets up to date), through redis-py's public connect callbacks.
+
 It reads private parts of channels-redis 4.3 (the loop layer's shards, their lock, client, pub/sub
 connection and set of subscribed channels), pinned in requirements/base.txt; tests/games/test_layer.py
 holds them to that version on a real Redis.
@@ -28,8 +33,44 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+from collections.abc import Callable
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
+
+logger = logging.getLogger(__name__)
+
+_resubscribed: list[Callable[[], None]] = []
+
+
+def on_resubscribed(callback: Callable[[], None]) -> None:
+    """Call ``callback`` (on the event loop) whenever a shard has subscribed its channels again after
+    its pub/sub connection broke."""
+    if callback not in _resubscribed:
+        _resubscribed.append(callback)
+
+
+class _Reconnects:
+    """Watches a shard's pub/sub connection. redis-py calls a connection's connect callbacks in the
+    order they were registered, each awaited, on every connect after the one it was registered on;
+    the pub/sub's own (which subscribes every channel again) was registered first."""
+
+    def __init__(self, shard):
+        self.shard = shard
+        self.watched = None
+
+    def watch(self) -> None:
+        connection = getattr(self.shard._pubsub, "connection", None)
+        if connection is not None and connection is not self.watched:
+            self.watched = connection
+            connection.register_connect_callback(self.connected)  # kept as a weak method: self lives on
+
+    def connected(self, connection) -> None:
+        for callback in list(_resubscribed):
+            try:
+                callback()
+            except Exception:  # a failing listener must not break redis-py's reconnect
+                logger.exception("a resubscription listener failed")
 
 
 class _Queue:
@@ -105,6 +146,7 @@ class _Subscriptions(_Queue):
             else:
                 await shard._pubsub.unsubscribe(*wanted)
                 shard._subscribed_to.difference_update(wanted)
+        shard.dicehall_reconnects.watch()
 
 
 def _runs(items: list[tuple[bool, str]]) -> list[tuple[bool, list[str]]]:
@@ -124,6 +166,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         for shard in layer._shards:
             if getattr(shard, "dicehall_subscriptions", None) is None:
                 subscriptions = shard.dicehall_subscriptions = _Subscriptions(shard)
+                shard.dicehall_reconnects = _Reconnects(shard)
                 shard.subscribe = functools.partial(subscriptions.change, True)
                 shard.unsubscribe = functools.partial(subscriptions.change, False)
         return layer

@@ -33,6 +33,7 @@ from django.urls import reverse
 from accounts.models import User
 from chat.models import Message
 from games.live import ratelimit
+from games.live.broadcast import collected
 from games.live.routing import websocket_urlpatterns
 from games.models import Action, Connection, Game
 from games.results import replays
@@ -266,4 +267,118 @@ async def test_table_chat_fails_open_while_redis_is_stopped(make_user, own_redis
         lambda: list(Message.objects.filter(game_id=game.pk).values_list("text", flat=True))
     )()
     assert sorted(texts) == [f"still here {n}" for n in range(3)]
+    await comm.disconnect()
+
+
+async def listen_until(tabs: list[Tab], seq: int, wait: float, ping_every: float | None = None) -> None:
+    """Each tab reads what comes (and pings, if asked) until it has reached ``seq``; a tab never asks
+    for a sync of itself here: it is an idle page that does not know it is behind."""
+    deadline = time.monotonic() + wait
+    for tab in tabs:
+        pinged = 0.0
+        while tab.seq < seq:
+            assert time.monotonic() < deadline, f"{tab.name} stayed at {tab.seq} of {seq}"
+            if ping_every is not None and time.monotonic() - pinged > ping_every:
+                await tab.sock.send({"type": "ping"})
+                pinged = time.monotonic()
+            await tab.pump(0.2)
+
+
+@requires_real_backends
+async def test_a_broadcast_lost_to_redis_reaches_every_socket_once_redis_is_back(
+    make_user, daphne, own_redis
+):
+    """Issue 31, defect 2: moves made while Redis is stopped (SIGTERM), and right after it started
+    again, are stored and acked, and every other socket (the next player's, a spectator's) reaches
+    the stored game without a later move, a ping or a sync of its own."""
+    server = await asyncio.to_thread(
+        daphne,
+        "lost",
+        REDIS_URL=own_redis.url,
+        WS_LAYER_TIMEOUT=LAYER_TIMEOUT,
+        CHANNEL_LAYER_PREFIX=f"lost{uuid.uuid4().hex[:8]}",
+    )
+    game_id, cookies = await setup(make_user)
+    ledger = Ledger()
+    tabs = {name: Tab(Socket(server, game_id, cookies[name]), name, ledger, name) for name in cookies}
+    for tab in tabs.values():
+        await tab.open()
+    players = {"ann": tabs["ann"], "bob": tabs["bob"]}
+    rng = random.Random(7)
+    for _ in range(2):
+        answer, _took, _who = await act_from_database(players, game_id, rng)
+    await listen_until(list(tabs.values()), answer["seq"], 20)
+
+    figures: dict = {}
+    for fault in ("stopped", "just restarted"):
+        if fault == "stopped":
+            await asyncio.to_thread(own_redis.stop)
+        answer, _took, who = await act_from_database(players, game_id, rng)
+        assert answer["type"] == "ack" and not answer["duplicate"], answer
+        if fault == "stopped":
+            began = time.monotonic()
+            await asyncio.to_thread(own_redis.start)
+        others = [tab for name, tab in tabs.items() if name != who]
+        syncs = ledger.syncs
+        await listen_until(others, answer["seq"], 30)
+        assert ledger.syncs == syncs  # nobody asked (no gap, no sync): the server caught them up
+        figures[f"caught_up_after_redis_{fault}_s"] = round(time.monotonic() - began, 2)
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    for tab in tabs.values():
+        await listen_until([tab], game.seq, 30)
+        assert json.dumps(tab.state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
+    for tab in tabs.values():
+        await tab.close()
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "reliability-redis-lost-broadcast.json").write_text(json.dumps(figures, indent=2))
+
+
+async def next_frame(comm) -> dict:
+    """The next frame but presence (this very socket's arrival is announced to it too)."""
+    while (frame := await comm.receive_json_from(timeout=10))["type"] == "presence":
+        pass
+    return frame
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_behind_the_stored_game_is_caught_up_at_its_next_ping(make_user):
+    """Whatever lost a broadcast (here: a move whose messages were collected and never sent), an idle
+    page's next ping brings what `sync` would: the snapshot since the last seq its socket was sent."""
+    ann, bob = await database_sync_to_async(lambda: (make_user("ann"), make_user("bob")))()
+
+    def table() -> Game:
+        game = services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
+        services.game_join(game_id=game.pk, user=bob)
+        services.game_start(game_id=game.pk, user=ann)
+        return Game.objects.get(pk=game.pk)
+
+    game = await database_sync_to_async(table)()
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    comm.scope["user"] = bob
+    assert (await comm.connect())[0]
+    first = await comm.receive_json_from(timeout=5)
+    assert first["type"] == "snapshot"
+
+    def move_unheard() -> int:
+        mover = ann if game.state["current"] == "ann" else bob
+        with collected() as lost:
+            outcome = services.game_apply_action(
+                game_id=game.pk,
+                user=mover,
+                client_id="unheard-1",
+                action=choose(game.state, random.Random(3)),
+            )
+        assert lost  # its event was never sent
+        return outcome.seq
+
+    seq = await database_sync_to_async(move_unheard)()
+    assert seq == first["seq"] + 1
+    await comm.send_json_to({"type": "ping"})
+    caught = await next_frame(comm)
+    assert caught["type"] == "snapshot" and caught["seq"] == seq, caught
+    assert [e["seq"] for e in caught["events"]] == [seq]
+    assert (await next_frame(comm))["type"] == "pong"
+    # Up to date now: the next ping is a ping.
+    await comm.send_json_to({"type": "ping"})
+    assert (await next_frame(comm))["type"] == "pong"
     await comm.disconnect()
