@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import weakref
+from collections import deque
 from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
@@ -14,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.live.jsontext import dumps
+from games.live.perloop import per_loop
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +72,52 @@ def collected():
 
 _locks: weakref.WeakValueDictionary[tuple, asyncio.Lock] = weakref.WeakValueDictionary()
 
+# A broadcast the channel layer refused is sent again, every RETRY_EVERY seconds, for RETRY_FOR seconds
+# (issue 31): the first publish after Redis came back fails on the connection that Redis closed, while
+# the other processes may have subscribed again already, and nothing else would tell their sockets.
+# What waits is sent again in the order it was published, and every broadcast published meanwhile
+# waits behind it (a game's events leave in seq order). At most BACKLOG_LIMIT calls wait; the oldest
+# are given up first. A given-up broadcast is not lost for good: games.live.catchup.
+RETRY_EVERY = 0.5
+RETRY_FOR = 30.0
+BACKLOG_LIMIT = 1000
+
+
+class _Backlog:
+    def __init__(self) -> None:
+        self.calls: deque[tuple[float, list[tuple[str, dict]]]] = deque()
+        self.task: asyncio.Task | None = None
+
+    def add(self, messages: list[tuple[str, dict]]) -> None:
+        self.calls.append((time.monotonic(), messages))
+        while len(self.calls) > BACKLOG_LIMIT:
+            self.calls.popleft()
+            logger.warning("a broadcast waited behind %s others and was given up", BACKLOG_LIMIT)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._retry())
+
+    async def _retry(self) -> None:
+        while self.calls:
+            await asyncio.sleep(RETRY_EVERY)
+            while self.calls and time.monotonic() - self.calls[0][0] > RETRY_FOR:
+                _, messages = self.calls.popleft()
+                logger.warning("broadcast to %s given up after %s s", _groups(messages), RETRY_FOR)
+            count = len(self.calls)
+            waiting = [message for _, messages in self.calls for message in messages]
+            if waiting and await _deliver(waiting, quiet=True):
+                for _ in range(count):
+                    self.calls.popleft()
+                logger.info("%s broadcasts sent again", count)
+
+
+@per_loop
+def _backlog() -> _Backlog:
+    return _Backlog()
+
+
+def _groups(messages: list[tuple[str, dict]]) -> str:
+    return ", ".join(dict.fromkeys(g for g, _ in messages))
+
 
 async def publish(messages: list[tuple[str, dict]]) -> None:
     """Send collected (group, layer message) pairs from the event loop, each group's in order.
@@ -76,40 +125,51 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
     Calls return to the loop in the order their database thread finished them (each game has one
     thread). A later call must not overtake an earlier one while it waits on the channel layer: on
     Redis the layer's shard lock, first come first served, keeps them in order (games.live.layer);
-    elsewhere a lock per group does. A failed send loses nothing (see send_now) and is logged.
+    elsewhere a lock per group does. A failed send is logged and sent again (``_Backlog``); the
+    calls made meanwhile wait behind it.
     """
     if not messages:
         return
+    backlog = _backlog()
+    # While earlier broadcasts wait to be sent again, this one waits behind them.
+    if backlog.calls or not await _deliver(messages):
+        backlog.add(messages)
+
+
+async def _deliver(messages: list[tuple[str, dict]], quiet: bool = False) -> bool:
+    """Send the messages; False (logged unless ``quiet``) if the channel layer failed or timed out.
+    Some of them may have gone out all the same: a client drops an event whose seq it has."""
     layer = get_channel_layer()
     send_many = getattr(layer, "group_send_many", None)
-    if send_many is not None:
-        # One round trip for all of them (games.live.layer); its shard's lock keeps the calls' order.
-        try:
+    try:
+        if send_many is not None:
+            # One round trip for all of them (games.live.layer); its shard's lock keeps the calls' order.
             async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
                 await send_many(messages)
-        except Exception:
-            logger.exception("broadcast to %s failed; clients will resync", ", ".join(g for g, _ in messages))
-        return
-    loop = asyncio.get_running_loop()
-    for group, message in messages:
-        key = (id(loop), group)
-        lock = _locks.get(key)
-        if lock is None:
-            lock = _locks[key] = asyncio.Lock()
-        async with lock:
-            try:
+            return True
+        loop = asyncio.get_running_loop()
+        for group, message in messages:
+            key = (id(loop), group)
+            lock = _locks.get(key)
+            if lock is None:
+                lock = _locks[key] = asyncio.Lock()
+            async with lock:
                 # A timeout scope rather than wait_for: no task made for every message.
                 async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
                     await layer.group_send(group, message)
-            except Exception:
-                logger.exception("broadcast to %s failed; clients will resync", group)
+    except Exception:
+        if not quiet:
+            logger.exception("broadcast to %s failed; it will be sent again", _groups(messages))
+        return False
+    return True
 
 
 def send_now(game_id: int, payload: dict, text: str | None = None) -> bool:
     """Send ``payload`` to every socket of the game; False (logged) if the channel layer failed.
 
-    A failed send loses nothing: the action is stored, its sender got an ack, and every client
-    catches up through `sync` when it sees a gap in seq.
+    A failed send loses nothing: the action is stored, its sender got an ack, and every socket is
+    caught up with the database (games.live.catchup); one collected for the event loop is also sent
+    again (``publish``).
     """
     return _send(group_name(game_id), layer_message(payload, text))
 
