@@ -7,7 +7,10 @@
 - killed with SIGKILL in the middle of a review: the row it left "running" is marked failed when a
   worker starts again, and the game is reviewed;
 - its own Redis killed while it plays a computer's moves: it goes on playing;
-- `make run`'s supervisor (supervisord, supervisord.conf) starts it again when it is killed.
+- `make run`'s supervisor (supervisord, supervisord.conf) starts it again when it is killed;
+- a turn e-mail: recorded as sent before the SMTP server answers QUIT (killed then, no second copy),
+  and sent again with the same Message-ID when the worker is killed while the server holds its reply
+  to the message (at least once; notices.services.deliver).
 
 Only this test database's backends are terminated (the worker's, by their application_name), and only
 this test's own redis-server is killed.
@@ -15,19 +18,24 @@ this test's own redis-server is killed.
 
 from __future__ import annotations
 
+import email
 import os
 import re
 import shlex
 import signal
 import subprocess
+import threading
 import time
 import urllib.request
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import psycopg
 import pytest
+from aiosmtpd.controller import Controller
 from django.db import connection
+from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
@@ -35,6 +43,7 @@ from coach import tasks as coach_tasks
 from coach.models import Review
 from games.models import Game
 from games.tables import services
+from notices.models import TurnMail
 from tests.coach.test_review import farkle_game
 from tests.reliability.conftest import ARTIFACTS, ROOT, database_url, free_port, real_backends
 from tests.reliability.test_redis_outage import OwnRedis
@@ -363,3 +372,125 @@ def test_make_run_starts_a_killed_worker_again(worker_env, user, scripted_dice):
         proc.wait(WAIT)
     # Stopping `make run` stops what it started.
     assert not any(alive(pid) for pid in spawned(text(), "worker") + spawned(text(), "web"))
+
+
+# --- a turn e-mail through a real SMTP server (aiosmtpd) --------------------------------------------
+
+
+class HeldInbox:
+    """An SMTP server that keeps what it accepts and may hold its reply to the message or to QUIT."""
+
+    def __init__(self):
+        self.mails: list[email.message.Message] = []
+        self.hold_data = threading.Event()
+        self.hold_quit = threading.Event()
+        self.holding = threading.Event()
+        # Called (in a thread) when QUIT arrives, before it is answered; what it returns is kept.
+        self.on_quit = None
+        self.at_quit: list = []
+
+    async def _hold(self, event: threading.Event) -> None:
+        import asyncio
+
+        while event.is_set():
+            self.holding.set()
+            await asyncio.sleep(0.05)
+        self.holding.clear()
+
+    async def handle_DATA(self, server, session, envelope):
+        self.mails.append(email.message_from_bytes(envelope.content))
+        await self._hold(self.hold_data)
+        return "250 Message accepted"
+
+    async def handle_QUIT(self, server, session, envelope):
+        import asyncio
+
+        if self.on_quit is not None:
+            self.at_quit.append(await asyncio.get_running_loop().run_in_executor(None, self.on_quit))
+        await self._hold(self.hold_quit)
+        return "221 Bye"
+
+
+@pytest.fixture
+def inbox():
+    box = HeldInbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield box, controller.port
+    box.hold_data.clear()
+    box.hold_quit.clear()
+    controller.stop()
+
+
+def due_turn_mail(make_user) -> TurnMail:
+    from tests.notices.test_turn_mail import table
+
+    game, ann, _bob = table(make_user)
+    mail = TurnMail.objects.get(game=game, user=ann)
+    TurnMail.objects.filter(pk=mail.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    return mail
+
+
+def smtp_env(port: int) -> dict[str, str]:
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(port),
+        "EMAIL_USE_TLS": "false",
+        "NOTICE_SWEEP_EVERY": "1",
+    }
+
+
+def status_of(mail: TurnMail) -> str:
+    return TurnMail.objects.get(pk=mail.pk).status
+
+
+def committed_status(mail: TurnMail) -> str:
+    """The row's status as another connection sees it (what is committed)."""
+    with psycopg.connect(database_url()) as conn:
+        return conn.execute("SELECT status FROM notices_turnmail WHERE id = %s", [mail.pk]).fetchone()[0]
+
+
+def test_a_turn_mail_is_recorded_before_the_server_answers_quit(start_worker, make_user, inbox):
+    """The sending is committed before QUIT is sent: killed while the server holds its answer to QUIT,
+    the worker had recorded the e-mail, and the next worker sends no second copy."""
+    box, port = inbox
+    box.hold_quit.set()
+    mail = due_turn_mail(make_user)
+    box.on_quit = lambda: committed_status(mail)
+    worker = start_worker(**smtp_env(port))
+    wait_for(lambda: box.mails, "the e-mail", proc=worker.proc)
+    wait_for(box.holding.is_set, "the QUIT held", proc=worker.proc)
+    assert box.at_quit == [TurnMail.Status.SENT]
+    worker.stop(signal.SIGKILL)
+    box.hold_quit.clear()
+    again = start_worker(**smtp_env(port))
+    wait_for(lambda: "Starting worker" in log_of(again), "the next worker", proc=again.proc)
+    wait_for(
+        lambda: DBTaskResult.objects.filter(
+            task_path="notices.tasks.send_due_turn_mails", status=TaskResultStatus.SUCCESSFUL
+        ).exists(),
+        "a sweep by the next worker",
+        proc=again.proc,
+    )
+    assert len(box.mails) == 1
+
+
+def test_a_worker_killed_while_the_server_holds_its_reply_sends_the_mail_again_with_the_same_id(
+    start_worker, make_user, inbox
+):
+    """The window that is left (notices.services.deliver): the server has the whole message, the worker
+    waits for its reply (up to EMAIL_TIMEOUT) and is killed. At least once: a second copy, same id."""
+    box, port = inbox
+    box.hold_data.set()
+    mail = due_turn_mail(make_user)
+    worker = start_worker(**smtp_env(port))
+    wait_for(box.holding.is_set, "the reply to the message held", proc=worker.proc)
+    assert status_of(mail) == TurnMail.Status.PENDING
+    worker.stop(signal.SIGKILL)
+    box.hold_data.clear()
+    start_worker(**smtp_env(port))
+    wait_for(lambda: status_of(mail) == TurnMail.Status.SENT, "the e-mail sent again")
+    first, second = box.mails
+    assert first["Message-ID"] == second["Message-ID"]
+    assert first["Message-ID"].startswith(f"<turn-{mail.game_id}-{mail.user_id}-")
