@@ -1,7 +1,8 @@
 """The worker (`manage.py worker`, docker-compose's command) under real faults, on PostgreSQL and Redis:
 
 - its PostgreSQL backends terminated (pg_terminate_backend) while it is idle and while a coach review
-  waits on a lock: the process stays up and reconnects, the review and later ones are done;
+  waits on a lock, and inside a computer's move: the process stays up and reconnects, the review,
+  the move and later ones are done;
 - the database unreachable at start, or refusing connections for longer than WORKER_DB_OUTAGE_LIMIT:
   the process exits non-zero (its supervisor restarts it) instead of staying up doing nothing;
 - killed with SIGKILL in the middle of a review: the row it left "running" is marked failed when a
@@ -196,6 +197,40 @@ def test_terminated_during_a_review_the_worker_goes_on_and_the_review_is_done(
     wait_for(lambda: reviewed(later), "a later review", proc=worker.proc)
     assert worker.proc.poll() is None
     assert "database fault" in log_of(worker)
+
+
+class GameRowLocked:
+    """One game's row locked (FOR UPDATE) from a connection of its own: a move on it waits."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def __enter__(self):
+        self.conn = psycopg.connect(database_url())
+        self.conn.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [self.game.pk])
+        return self
+
+    def __exit__(self, *exc):
+        self.conn.rollback()
+        self.conn.close()
+
+
+def test_terminated_inside_a_computer_move_the_move_is_played_at_once(start_worker, versus_computer):
+    """The fault breaks the move's transaction: Django drops the connection, the library records the
+    failure on a new one and the worker stays up; the move is asked for again at once, not at the next
+    sweep (an hour away here)."""
+    game, ann = versus_computer()
+    hand_turn_back(game, ann)  # the computer is to move: its task waits for a worker
+    with GameRowLocked(game):
+        worker = start_worker(COMPUTER_PAUSE_UNWATCHED="0")
+        wait_for(waiting_on_the_lock, "the computer's move to wait on the lock", proc=worker.proc)
+        assert terminate_worker_backends() >= 1
+    wait_for(lambda: computer_actions(game) > 0, "the computer's move", proc=worker.proc)
+    failed = DBTaskResult.objects.filter(
+        task_path="games.computers.tasks.play", status=TaskResultStatus.FAILED
+    )
+    assert failed.filter(exception_class_path="django.db.utils.OperationalError").exists()
+    assert worker.proc.poll() is None
 
 
 def test_a_database_unreachable_at_start_makes_the_worker_exit(start_worker):

@@ -13,19 +13,24 @@ Every task kind is safe to run again (a computer's action plays once per seq, a 
 once per game, a sweep only does what is due, a turn e-mail's row is locked while it is sent), so a
 task that a stopped worker left "running" is marked failed and its work done again: at start, every
 such row (the worker that ran it is gone, or, with several workers, is still running it and the work
-is done twice, to the same effect); after a fault, this worker's own."""
+is done twice, to the same effect); after a fault, this worker's own. A task that a database error
+failed while the worker stayed up (the fault broke one of its transactions) is enqueued again."""
 
 from __future__ import annotations
 
 import logging
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from django.db.utils import InterfaceError, OperationalError
+from django.utils import timezone
 from django.utils.crypto import get_random_string
+from django_tasks.base import TaskResultStatus
+from django_tasks.signals import task_finished
 from django_tasks_db.models import DBTaskResult
 
 from coach import tasks as coach_tasks
@@ -36,6 +41,10 @@ logger = logging.getLogger(__name__)
 # What a lost or broken connection raises (psycopg's AdminShutdown, "the connection is closed",
 # "too many clients already" and refused connections among them, as Django wraps them).
 DATABASE_FAULTS = (OperationalError, InterfaceError)
+FAULT_PATHS = {f"{fault.__module__}.{fault.__qualname__}" for fault in DATABASE_FAULTS}
+# A task broken by a database fault runs again after this long (seconds): soon, but not in a tight
+# loop should the fault last (each kind's sweep would ask for it again anyway, only later).
+REDO_AFTER = timedelta(seconds=1)
 
 
 class WorkerStopped(Exception):
@@ -54,6 +63,17 @@ def fail_lost_tasks(worker_id: str | None = None) -> int:
     if lost:
         logger.warning("%d task(s) left running by a stopped worker: marked failed, done again", len(lost))
     return len(lost)
+
+
+def redo_after_database_fault(sender, task_result, **kwargs) -> None:
+    """A task that a database fault broke inside one of its transactions (Django drops the connection
+    then, and the library records the failure on a new one) is enqueued again, as its kind's sweep
+    would do later: a computer's move half a minute later, otherwise."""
+    if task_result.status != TaskResultStatus.FAILED or not task_result.errors:
+        return
+    if task_result.errors[-1].exception_class_path in FAULT_PATHS:
+        task = task_result.task.using(run_after=timezone.now() + REDO_AFTER)
+        task.enqueue(*task_result.args, **task_result.kwargs)
 
 
 def catch_up(worker_id: str | None = None) -> None:
@@ -77,6 +97,7 @@ class Command(BaseCommand):
         limit = settings.WORKER_DB_OUTAGE_LIMIT
         failing_since = None
         faults = 0
+        task_finished.connect(redo_after_database_fault, dispatch_uid="worker.redo_after_database_fault")
         while True:
             try:
                 # At start every running task is lost; after a fault, the one this worker ran.
