@@ -119,8 +119,9 @@ def deliver(mail_id: int) -> str:
     e-mail again, with the same Message-ID (a receiving server may drop the copy). No SMTP client can
     close that window: the server may deliver a message whose reply never arrived. Marking the row
     "sending" before the message and "sent" after would only trade the duplicate for a lost e-mail.
-    What is narrowed: the connection is opened before the row is decided on and its QUIT (another
-    reply to wait for, up to EMAIL_TIMEOUT) comes after the commit, not inside the window."""
+    What is narrowed: QUIT (another reply to wait for, up to EMAIL_TIMEOUT) now comes after the
+    commit, outside the window; connecting, greeting and signing in come before the message, outside
+    it too."""
     connection = get_connection()
     try:
         with transaction.atomic():
