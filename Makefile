@@ -31,7 +31,7 @@ run: $(VENV)/.base-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)/ (and the background worker; e-mails print here)"
-	HOST=$(HOST) $(VENV)/bin/honcho start -f Procfile --port $(PORT)
+	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/supervisord -c supervisord.conf
 
 # Both cores: one worker per core, each test module on one worker (its module-scoped servers and
 # fixtures are started once). PYTEST_WORKERS=0 runs the suite in this one process.

@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -112,26 +112,41 @@ def next_due():
 def deliver(mail_id: int) -> str:
     """Send one due e-mail or drop it; what became of it. The row stays locked while the mail is sent,
     so that two workers never send it twice; a failure to send leaves it pending for the next sweep.
-    A worker killed between handing the mail over and the commit leaves it pending too: the next
-    sweep sends it again (at least once rather than maybe never; the window is milliseconds)."""
-    with transaction.atomic():
-        mail = (
-            TurnMail.objects.select_for_update(skip_locked=True)
-            .select_related("game", "user")
-            .filter(pk=mail_id, status=TurnMail.Status.PENDING)
-            .first()
-        )
-        if mail is None:
-            return "taken"
-        why = _reason_to_drop(mail)
-        if why:
-            mail.status, mail.why = TurnMail.Status.DROPPED, why
-        else:
-            _send(mail)
-            mail.status = TurnMail.Status.SENT
-        mail.decided_at = timezone.now()
-        mail.save(update_fields=["status", "why", "decided_at"])
-        return mail.status
+
+    At least once, not exactly once: once the SMTP server has the whole message, the worker waits for
+    its reply (up to EMAIL_TIMEOUT, 20 s) and then commits the row as sent. A worker killed, or a
+    database connection lost, in that window leaves the row pending and the next sweep sends the
+    e-mail again, with the same Message-ID (a receiving server may drop the copy). No SMTP client can
+    close that window: the server may deliver a message whose reply never arrived. Marking the row
+    "sending" before the message and "sent" after would only trade the duplicate for a lost e-mail.
+    What is narrowed: QUIT (another reply to wait for, up to EMAIL_TIMEOUT) now comes after the
+    commit, outside the window; connecting, greeting and signing in come before the message, outside
+    it too."""
+    connection = get_connection()
+    try:
+        with transaction.atomic():
+            mail = (
+                TurnMail.objects.select_for_update(skip_locked=True)
+                .select_related("game", "user")
+                .filter(pk=mail_id, status=TurnMail.Status.PENDING)
+                .first()
+            )
+            if mail is None:
+                return "taken"
+            why = _reason_to_drop(mail)
+            if why:
+                mail.status, mail.why = TurnMail.Status.DROPPED, why
+            else:
+                # Connecting, greeting and signing in: nothing the server can deliver yet.
+                connection.open()
+                _send(mail, connection)
+                mail.status = TurnMail.Status.SENT
+            mail.decided_at = timezone.now()
+            mail.save(update_fields=["status", "why", "decided_at"])
+            return mail.status
+    finally:
+        # QUIT once the row is committed: killed while waiting for its reply, nothing is sent twice.
+        connection.close()
 
 
 def _reason_to_drop(mail: TurnMail) -> str:
@@ -151,7 +166,7 @@ def _reason_to_drop(mail: TurnMail) -> str:
     return ""
 
 
-def _send(mail: TurnMail) -> None:
+def _send(mail: TurnMail, connection) -> None:
     game, user = mail.game, mail.user
     context = {
         "user": user,
@@ -165,6 +180,7 @@ def _send(mail: TurnMail) -> None:
         subject = _("Your turn in %(game)s #%(number)s") % {"game": game.kind_name, "number": game.pk}
         body = render_to_string("notices/turn_mail.txt", context)
     EmailMessage(
+        connection=connection,
         subject=subject,
         body=body,
         to=[user.email],

@@ -164,6 +164,10 @@ COMPUTER_PAUSE_UNWATCHED = env.float("COMPUTER_PAUSE_UNWATCHED", default=0.0)
 COMPUTER_OVERDUE = env.float("COMPUTER_OVERDUE", default=4.0)
 # Seconds the idle worker waits between looks for tasks: a computer's action waits for at most this long.
 WORKER_POLL_INTERVAL = env.float("WORKER_POLL_INTERVAL", default=0.25)
+# Seconds the worker goes on trying to reach PostgreSQL (reconnecting after a terminated backend, a
+# restart, "too many clients") before it exits non-zero for its supervisor to start it again: longer
+# than a database restart, short enough that a worker that cannot work does not look alive for long.
+WORKER_DB_OUTAGE_LIMIT = env.float("WORKER_DB_OUTAGE_LIMIT", default=60.0)
 
 REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one

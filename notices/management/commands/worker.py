@@ -1,14 +1,89 @@
 """The site's background worker: django-tasks' db_worker, after making sure the turn e-mails' sweep is
-scheduled and every computer player's turn has its task (a worker that was down, or killed in the
-middle of a task, picks up where it stopped)."""
+scheduled, every computer player's turn has its task and every ended game its review (a worker that
+was down, or killed in the middle of a task, picks up where it stopped).
+
+A database fault (a terminated backend, a restart, "too many clients") raises out of db_worker: the
+library records a task's failure on the connection that just broke, and its loop re-raises what is
+not a locked SQLite file. The worker then reconnects and starts over, for up to
+WORKER_DB_OUTAGE_LIMIT seconds without reaching the database; after that it exits non-zero, so that
+its supervisor (docker-compose's restart policy, `make run`'s supervisord) starts it again rather
+than a process stay up that runs nothing.
+
+Every task kind is safe to run again (a computer's action plays once per seq, a review is written
+once per game, a sweep only does what is due, a turn e-mail's row is locked while it is sent), so a
+task that a stopped worker left "running" is marked failed and its work done again: at start, every
+such row (the worker that ran it is gone, or, with several workers, is still running it and the work
+is done twice, to the same effect); after a fault, this worker's own. A task that a database error
+failed while the worker stayed up (the fault broke one of its transactions) is enqueued again."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
+from django.db.utils import InterfaceError, OperationalError
+from django.utils import timezone
+from django.utils.crypto import get_random_string
+from django_tasks.base import TaskResultStatus
+from django_tasks.signals import task_finished
+from django_tasks_db.models import DBTaskResult
 
 from coach import tasks as coach_tasks
 from games.computers.tasks import recover
 from notices.tasks import schedule_sweep
+
+logger = logging.getLogger(__name__)
+# What a lost or broken connection raises (psycopg's AdminShutdown, "the connection is closed",
+# "too many clients already" and refused connections among them, as Django wraps them).
+DATABASE_FAULTS = (OperationalError, InterfaceError)
+FAULT_PATHS = {f"{fault.__module__}.{fault.__qualname__}" for fault in DATABASE_FAULTS}
+# A task broken by a database fault runs again after this long (seconds): soon, but not in a tight
+# loop should the fault last (each kind's sweep would ask for it again anyway, only later).
+REDO_AFTER = timedelta(seconds=1)
+
+
+class WorkerStopped(Exception):
+    """What a task left running is marked failed with: its worker stopped while it ran."""
+
+
+def fail_lost_tasks(worker_id: str | None = None) -> int:
+    """Mark failed the tasks still marked running: all of them, or the one ``worker_id`` ran."""
+    lost = [
+        row
+        for row in DBTaskResult.objects.running()
+        if worker_id is None or row.worker_ids[-1:] == [worker_id]
+    ]
+    for row in lost:
+        row.set_failed(WorkerStopped(f"its worker {row.worker_ids[-1:]} stopped while it ran this task"))
+    if lost:
+        logger.warning("%d task(s) left running by a stopped worker: marked failed, done again", len(lost))
+    return len(lost)
+
+
+def redo_after_database_fault(sender, task_result, **kwargs) -> None:
+    """A task that a database fault broke inside one of its transactions (Django drops the connection
+    then, and the library records the failure on a new one) is enqueued again, as its kind's sweep
+    would do later: a computer's move half a minute later, otherwise."""
+    if task_result.status != TaskResultStatus.FAILED or not task_result.errors:
+        return
+    if task_result.errors[-1].exception_class_path in FAULT_PATHS:
+        task = task_result.task.using(run_after=timezone.now() + REDO_AFTER)
+        task.enqueue(*task_result.args, **task_result.kwargs)
+
+
+def catch_up(worker_id: str | None = None) -> None:
+    """What the worker does before it runs tasks: the lost ones failed, their work asked for again."""
+    fail_lost_tasks(worker_id)
+    schedule_sweep()
+    # Games that ended while the worker was down are reviewed now, not a sweep later.
+    coach_tasks.enqueue_missing_reviews()
+    coach_tasks.schedule_sweep()
+    recover(running_for=0)
 
 
 class Command(BaseCommand):
@@ -18,11 +93,33 @@ class Command(BaseCommand):
         parser.add_argument("--batch", action="store_true", help="Run what is due, then stop (tests).")
 
     def handle(self, *args, batch=False, **options):
-        schedule_sweep()
-        # Games that ended while the worker was down are reviewed now, not a sweep later.
-        coach_tasks.enqueue_missing_reviews()
-        coach_tasks.schedule_sweep()
-        # Any task still marked running was this worker's before it stopped: none is running now.
-        recover(running_for=0)
-        interval = settings.WORKER_POLL_INTERVAL
-        call_command("db_worker", batch=batch, interval=interval, verbosity=options["verbosity"])
+        worker_id = get_random_string(32)
+        limit = settings.WORKER_DB_OUTAGE_LIMIT
+        failing_since = None
+        faults = 0
+        task_finished.connect(redo_after_database_fault, dispatch_uid="worker.redo_after_database_fault")
+        while True:
+            try:
+                # At start every running task is lost; after a fault, the one this worker ran.
+                catch_up(worker_id if faults else None)
+                failing_since = None
+                # Never with the autoreloader (DEBUG's default): it runs the worker in a thread, whose
+                # death on a fault left the process up, running nothing.
+                call_command(
+                    "db_worker",
+                    batch=batch,
+                    interval=settings.WORKER_POLL_INTERVAL,
+                    reload=False,
+                    worker_id=worker_id,
+                    verbosity=options["verbosity"],
+                )
+                return
+            except DATABASE_FAULTS as exc:
+                faults += 1
+                connections.close_all()
+                now = time.monotonic()
+                failing_since = failing_since or now
+                if now - failing_since >= limit:
+                    raise CommandError(f"no database for {limit:g} s, giving up: {exc}") from exc
+                logger.warning("database fault, reconnecting (%d): %s", faults, exc)
+                time.sleep(min(0.1 * 2 ** min(faults, 5), 2.0, limit - (now - failing_since)))
