@@ -146,5 +146,7 @@ def test_connections_come_from_a_bounded_pool_whatever_conn_max_age_says():
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 5
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_idle"] == 1
     assert sized["DATABASES"]["default"]["CONN_MAX_AGE"] == 0
-    lite = _move_settings("config.settings.local", {"CONN_MAX_AGE": "60"})["DATABASES"]["default"]
+    lite = _move_settings(
+        "config.settings.local", {"CONN_MAX_AGE": "60", "DATABASE_URL": "sqlite:///x.sqlite3"}
+    )["DATABASES"]["default"]
     assert lite["CONN_MAX_AGE"] == 0 and "pool" not in lite.get("OPTIONS", {})

@@ -189,8 +189,7 @@ async def socket_load(server, games: list[int], cookies: dict, watcher: Watcher)
     await asyncio.gather(*(one(n) for n in range(SOCKETS)))
     outcomes["open_at_the_end"] = len(kept)
     outcomes["seconds"] = round(time.monotonic() - began, 1)
-    for sock in kept:
-        await sock.close()
+    await asyncio.gather(*(sock.close() for sock in kept))
     return outcomes
 
 
