@@ -88,7 +88,15 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Never a connection kept by Django past its request (issue 31): under ASGI each request runs in a
+# thread and context of its own (asgiref's ThreadSensitiveContext), so a kept connection was never used
+# again and stayed open until the garbage collector found it, which the tuned collector seldom does
+# (config/gc_tuning.py): one process held 96 of PostgreSQL's 100. Django's advice for ASGI: no
+# persistent connections, the database driver's pool instead (below, once WS_DB_THREADS is known).
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+# Seconds an idle connection of a pool stays open beyond the pool's first (psycopg_pool's max_idle,
+# at least 1; it also paces the pool's shrinking): what "keep connections for a while" means now.
+CONN_MAX_AGE = max(1, env.int("CONN_MAX_AGE", default=60))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Websocket consumers write from a thread pool while pages read: wait for the lock instead of
     # failing at once with "database is locked".
@@ -220,7 +228,7 @@ DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.j
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=16 * 1024)
 PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
-# Threads (each with its own database connection) for the websockets' database work (games/live/dbpool.py):
+# Threads for the websockets' database work (games/live/dbpool.py), each taking a pooled connection per call:
 # every move ends with a commit that waits for the disk, and with channels' single thread a process
 # applied one move at a time (docs/BENCHMARKS.md). A game always uses the same thread. SQLite has one
 # writer: one thread there.
@@ -231,6 +239,24 @@ WS_ASYNC_MOVES = env.bool("WS_ASYNC_MOVES", default=True)
 WS_DB_THREADS = env.int(
     "WS_DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8
 )
+# On PostgreSQL every thread of a process (pages, the websockets' database threads, the worker) takes a
+# connection from one psycopg pool for a request or a call and gives it back after: a process holds at
+# most DB_POOL_SIZE of them, however many requests and sockets come, plus the WS_DB_THREADS of the pool
+# of moves (games/live/move_async.py). The default leaves 8 for pages and channels' own thread (the
+# websockets' sign-in) while every database thread works: with fewer, a burst of pages held them all
+# while sockets' handshakes waited past daphne's 5 s (tests/reliability/test_db_connections.py). A
+# thread waits for a free connection (psycopg_pool's 30 s at most) rather than opening one more.
+# CONN_HEALTH_CHECKS: the pool checks a connection before it lends it, so that one whose backend was
+# terminated (a restart, a fail-over, pg_terminate_backend) is replaced, not given to a page.
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=WS_DB_THREADS + 8)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "max_idle": CONN_MAX_AGE,
+        "name": "django",
+    }
 # Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, a young
 # collection after this many allocations (Python's default: 700), full collections only after this
 # many generation-1 collections (Python's default: 10).

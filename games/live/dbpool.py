@@ -4,8 +4,8 @@ Channels' ``database_sync_to_async`` runs every call of a process in one thread.
 a commit that waits for PostgreSQL to write its log to disk (1.5 to 4 ms on the benchmark machine), so
 with one thread a process applies one move at a time however idle its CPU is, and each table's move
 queues behind every other table's commit (docs/BENCHMARKS.md). Here a process has WS_DB_THREADS
-threads, each with its own connection (kept CONN_MAX_AGE seconds), and PostgreSQL flushes the commits
-of concurrent transactions together.
+threads, each taking a connection from the process's pool for a call (config/settings/base.py,
+DB_POOL_SIZE), and PostgreSQL flushes the commits of concurrent transactions together.
 
 A game's calls always go to the same thread (its id picks it), so within a process they still run
 one after another in arrival order, and so do their broadcasts: events leave in seq order, as with

@@ -13,6 +13,15 @@ condition that the row is as held, COMMIT), one round trip.
 
 One connection pool per event loop (daphne has one), at most WS_DB_THREADS connections. Only when
 WS_ASYNC_MOVES is on (the default) and the database is PostgreSQL.
+
+A move whose connection breaks (its backend terminated, PostgreSQL restarted) is made once more on a
+fresh connection, after the pool has checked the connections it holds, which died with it as a rule:
+the player sees the move applied, never an error (issue 31). A backend terminated with the others can
+pass that check while it is still dying: a move given one is tried again as well, at most once per
+connection of the pool, each dead one being discarded. Before the batch that carries the COMMIT
+nothing was committed. When that batch is the one that broke, the move may have committed all the
+same: the second attempt then finds its id in the log and answers it as decide answers any repeated
+id, with its first outcome (a duplicate ack), so that it is applied once either way.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ import weakref
 
 from django.conf import settings
 from django.db import connection
-from psycopg import AsyncClientCursor
+from psycopg import AsyncClientCursor, OperationalError
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
@@ -82,6 +91,7 @@ async def _open_pool() -> AsyncConnectionPool:
         configure=_prepare,
         min_size=1,
         max_size=settings.WS_DB_THREADS,
+        max_idle=settings.CONN_MAX_AGE,
         open=False,
         name="moves",
     )
@@ -110,18 +120,29 @@ async def close_pool() -> None:
         await (await opening).close()
 
 
+class _ConnectionBroke(Exception):
+    """The move's connection broke under it (see the module's docstring)."""
+
+
 async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcome:
     """Make the move in one transaction and broadcast it once that has committed."""
-    known = _known.get(game_id)
-    decision = decide(game_id=game_id, user=user, client_id=client_id, action=action, known=known)
-    batch = next(decision)  # the envelope is checked before a connection is taken
-    async with (await pool()).connection() as conn:
+    moves = await pool()
+    # A connection that broke is discarded, so that after as many tries as the pool holds connections
+    # one is fresh; the pool's check after the first break makes that the second try as a rule.
+    for tries_left in range(settings.WS_DB_THREADS, -1, -1):
         try:
-            outcome = await _run(conn.cursor(), decision, batch)
-            committed = conn.info.transaction_status == TransactionStatus.IDLE
-        finally:
-            if conn.info.transaction_status != TransactionStatus.IDLE:
-                await conn.execute("ROLLBACK")
+            outcome, committed = await _attempt(
+                moves, game_id=game_id, user=user, client_id=client_id, action=action
+            )
+            break
+        except _ConnectionBroke as broke:
+            if not tries_left:
+                raise broke.__cause__ from None
+            logger.warning(
+                "game %s: the move's connection broke (%r); trying again", game_id, broke.__cause__
+            )
+            if tries_left == settings.WS_DB_THREADS:
+                await moves.check()
     if committed and outcome.known is not None:  # the COMMIT went with the move's last statements
         _remember(game_id, outcome.known)
     if not outcome.duplicate:
@@ -132,6 +153,27 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
             ]
         )
     return outcome
+
+
+async def _attempt(moves: AsyncConnectionPool, *, game_id: int, user, client_id, action):
+    """One try at the move: its outcome, and whether it committed."""
+    decision = decide(
+        game_id=game_id, user=user, client_id=client_id, action=action, known=_known.get(game_id)
+    )
+    batch = next(decision)  # the envelope is checked before a connection is taken
+    async with moves.connection() as conn:
+        try:
+            outcome = await _run(conn.cursor(), decision, batch)
+            committed = conn.info.transaction_status == TransactionStatus.IDLE
+        except OperationalError as exc:
+            if conn.closed:
+                decision.close()
+                raise _ConnectionBroke from exc
+            raise
+        finally:
+            if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
+                await conn.execute("ROLLBACK")
+    return outcome, committed
 
 
 async def _run(cursor, decision: Decision, batch: Batch) -> ActionOutcome:

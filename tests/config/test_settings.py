@@ -126,3 +126,27 @@ def test_the_suites_make_moves_the_way_production_does():
     production = _move_settings("config.settings.production", env)
     assert production["WS_ASYNC_MOVES"] is True
     assert _move_settings("config.settings.test", env) == production
+
+
+@pytest.mark.slow_subprocess
+def test_connections_come_from_a_bounded_pool_whatever_conn_max_age_says():
+    """Issue 31: under ASGI a connection Django keeps past its request is orphaned (a thread and context
+    per request), so Django keeps none; on PostgreSQL every thread borrows from one pool of
+    DB_POOL_SIZE, and CONN_MAX_AGE is how long an idle one of it stays open."""
+    env = {
+        "DATABASE_URL": "postgres://u:p@db.example:5432/dice",
+        "SECRET_KEY": "x" * 60,
+        "CONN_MAX_AGE": "60",
+    }
+    db = _move_settings("config.settings.production", env)["DATABASES"]["default"]
+    assert db["CONN_MAX_AGE"] == 0
+    assert db["CONN_HEALTH_CHECKS"] is True
+    assert db["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 16, "max_idle": 60, "name": "django"}
+    sized = _move_settings("config.settings.production", {**env, "DB_POOL_SIZE": "5", "CONN_MAX_AGE": "0"})
+    assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 5
+    assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_idle"] == 1
+    assert sized["DATABASES"]["default"]["CONN_MAX_AGE"] == 0
+    lite = _move_settings(
+        "config.settings.local", {"CONN_MAX_AGE": "60", "DATABASE_URL": "sqlite:///x.sqlite3"}
+    )["DATABASES"]["default"]
+    assert lite["CONN_MAX_AGE"] == 0 and "pool" not in lite.get("OPTIONS", {})

@@ -169,8 +169,7 @@ def daphne(django_db_setup, django_db_blocker, request):
             "RATE_LIMIT_KEY_PREFIX": settings.RATE_LIMIT_KEY_PREFIX,
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",
-            # As docker-compose runs it: without it each database call opens a new connection, which
-            # on PostgreSQL costs more than the call.
+            # As docker-compose runs it (idle pooled connections kept 60 s; config/settings/base.py).
             "CONN_MAX_AGE": "60",
         }
         full.update({k: str(v) for k, v in env.items()})
