@@ -93,7 +93,7 @@ def _remove(messages, user) -> Message:
     tables), takes a message down: its text is gone for good, and every open page drops it. The
     row stays, empty, so that pages holding the message by its id learn that it went."""
     with transaction.atomic():
-        message = messages.select_for_update().select_related("group", "game__group").first()
+        message = messages.select_for_update(of=("self",)).select_related("group", "game__group").first()
         if message is None or not _sees(message, user):
             raise NotFound(_("There is no such message."))
         group = message.group if message.group_id else message.game.group
