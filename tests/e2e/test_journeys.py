@@ -802,8 +802,9 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
     check_axe(bob, "group list, empty")
     assert game_path in ann.url
-    # ann plays on.
-    expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    # Removed, bob resigned from the group's game (issue 31): ann, the last one at the table, wins.
+    expect(ann.locator("#g-end .verdict")).to_have_text(re.compile(r"^You win"))
+    expect(ann.locator("#g-players li[data-player='bob']")).to_contain_text("resigned")
 
 
 def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap):
