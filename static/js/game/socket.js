@@ -20,7 +20,6 @@ const FATAL = new Map([
 // close code is lost. The game page itself answers the same question over plain HTTP, so after a failed
 // handshake the page is asked, and a refusal there ends the retries with the reason.
 const REFUSED_PAGE = new Map([
-  [403, [4403, gettext("You are no longer a member of this game's group.")]],
   [404, [4404, gettext('You can no longer see this game.')]],
 ]);
 const SIGNED_OUT = [4401, gettext('You were signed out.')];
