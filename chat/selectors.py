@@ -17,8 +17,8 @@ def recent_for_game(game_id: int) -> list[dict]:
 
 
 def for_replay(game_id: int) -> list[Message]:
-    """Every message of the table, oldest first (the replay page shows them all)."""
-    return list(Message.objects.filter(game_id=game_id).select_related("author"))
+    """Every message of the table still there, oldest first (the replay page shows them all)."""
+    return list(Message.objects.filter(game_id=game_id, removed=False).select_related("author"))
 
 
 def recent_for_group(group_id: int) -> list[Message]:

@@ -1,20 +1,22 @@
-"""Posting to a table's or a group's chat, and a group creator taking a message down. One transaction
-each; the message reaches every open page after the commit."""
+"""Posting to a table's or a group's chat, and taking a message down (its author, or the group's
+creator). One transaction each; the message reaches every open page after the commit."""
 
 from __future__ import annotations
 
 import unicodedata
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from chat.models import MAX_LENGTH, Message
+from games.access import can_watch
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
 from games.live import ratelimit
 from games.live.broadcast import send_on_commit, tell_users_on_commit
 from games.models import Game
-from games.tables.services import can_watch
 from groups.models import Group, Membership
 
 
@@ -39,13 +41,24 @@ def _limit(user) -> None:
         raise RateLimited(_("You are writing too fast: wait %(wait)s s."), retry_after=wait, wait=wait)
 
 
+# Who talks at a table, as at Board Game Arena's tables and in lichess's players' room: its players,
+# while the game is open or being played and for CHAT_AFTER_GAME after its end (a "good game"); then
+# the table's chat is closed and kept as it is for the replay. Spectators read.
+CHAT_AFTER_GAME = timedelta(minutes=15)
+
+
 def post_to_game(*, game_id: int, user, text) -> Message:
     text = clean(text)
     game = Game.objects.filter(pk=game_id).select_related("group").first()
-    if game is None:
+    if game is None or not can_watch(game, user):
         raise NotFound(_("There is no such game."))
-    if not can_watch(game, user):
-        raise Forbidden(_("You may not talk at this table."))
+    if not game.seats.filter(user=user).exists():
+        raise Forbidden(_("Only the players talk at a table; spectators read."))
+    if game.finished_at is not None and timezone.now() - game.finished_at > CHAT_AFTER_GAME:
+        raise Forbidden(
+            _("This table's chat closed %(minutes)s minutes after the game ended."),
+            minutes=int(CHAT_AFTER_GAME.total_seconds() // 60),
+        )
     _limit(user)
     with transaction.atomic():
         message = Message.objects.create(game=game, author=user, text=text)
@@ -66,21 +79,39 @@ def post_to_group(*, group_id: int, user, text) -> Message:
 
 
 def remove_from_group(*, group_id: int, user, message_id: int) -> Message:
+    return _remove(Message.objects.filter(pk=message_id, group_id=group_id), user)
+
+
+def remove_from_game(*, game_id: int, user, message_id) -> Message:
+    if not isinstance(message_id, int) or isinstance(message_id, bool):
+        raise BadRequest(_("unsay needs message: the id of a chat message."))
+    return _remove(Message.objects.filter(pk=message_id, game_id=game_id), user)
+
+
+def _remove(messages, user) -> Message:
+    """Its author, or the creator of the group it was said in (the group's chat or one of its games'
+    tables), takes a message down: its text is gone for good, and every open page drops it. The
+    row stays, empty, so that pages holding the message by its id learn that it went."""
     with transaction.atomic():
-        message = (
-            Message.objects.select_for_update()
-            .select_related("group", "author")
-            .filter(pk=message_id, group_id=group_id)
-            .first()
-        )
-        if message is None:
+        message = messages.select_for_update(of=("self",)).select_related("group", "game__group").first()
+        if message is None or not _sees(message, user):
             raise NotFound(_("There is no such message."))
-        if message.group.creator_id != user.pk:
-            raise Forbidden(_("Only the group's creator removes messages."))
-        message.removed = True
-        message.save(update_fields=["removed"])
-        _tell_group(message.group, message)
+        group = message.group if message.group_id else message.game.group
+        if message.author_id != user.pk and (group is None or group.creator_id != user.pk):
+            raise Forbidden(_("Only its author or the group's creator removes a message."))
+        message.removed, message.text = True, ""
+        message.save(update_fields=["removed", "text"])
+        if message.game_id:
+            send_on_commit(message.game_id, {"type": "chat", "message": message.as_dict()})
+        else:
+            _tell_group(message.group, message)
     return message
+
+
+def _sees(message: Message, user) -> bool:
+    if message.game_id:
+        return can_watch(message.game, user)
+    return Membership.objects.filter(group_id=message.group_id, user=user).exists()
 
 
 def _tell_group(group: Group, message: Message) -> None:

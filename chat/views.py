@@ -1,5 +1,5 @@
-"""A group's chat on its page: posting (a plain form: it works without JavaScript) and, for the group's
-creator, taking a message down. The page hears of new messages through the notices socket."""
+"""A group's chat on its page: posting (a plain form: it works without JavaScript) and taking a message
+down (its author, or the group's creator). The page hears of new messages through the notices socket."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from coach.models import Review, SeatReview
 from games import i18n
+from games.access import watchable
 from games.models import Game
 
 WORST_SHOWN = 3
@@ -56,13 +57,17 @@ def _words(d: dict, message: str, english: str) -> str:
     return i18n.render([d[message]]) if d.get(message) else d[english]
 
 
-def accuracy_over_time(user, kind: str) -> dict:
+def accuracy_over_time(user, kind: str, viewer=None) -> dict:
     """The player's accuracy in their latest reviewed games of this kind, oldest first, and the
-    polyline of a small chart of it (0 % at the bottom, 100 % at the top)."""
+    polyline of a small chart of it (0 % at the bottom, 100 % at the top). Seen by another
+    ``viewer``, only the games that viewer may see (games.access)."""
+    reviews = SeatReview.objects.filter(user=user, kind=kind, accuracy__isnull=False)
+    if viewer is not None and viewer.pk != user.pk:
+        reviews = reviews.filter(watchable(viewer, "seat__game"))
     rows = list(
-        SeatReview.objects.filter(user=user, kind=kind, accuracy__isnull=False)
-        .order_by("-finished_at", "-pk")
-        .values("seat__game_id", "finished_at", "accuracy", "total_cost", "decision_count")[:CHART_GAMES]
+        reviews.order_by("-finished_at", "-pk").values(
+            "seat__game_id", "finished_at", "accuracy", "total_cost", "decision_count"
+        )[:CHART_GAMES]
     )
     rows.reverse()
     games = [

@@ -43,6 +43,9 @@ class Game(models.Model):
     group = models.ForeignKey(
         "dicegroups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
+    # A group's game, from its creation on: kept on the game itself, so that deleting the group (which
+    # sets group to NULL) never makes the game public (games.access says who may see it).
+    private = models.BooleanField(default=False)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_games"
     )

@@ -1,7 +1,10 @@
 """Every write to a group; only its creator manages members, edits and deletes it.
 
 Removing a member or deleting a group never deletes a game, an action or anyone's statistics: games
-keep their seats and logs (a deleted group's games are detached from it).
+keep their seats and logs (a deleted group's games are detached from it, and stay private: games.access).
+A member who goes (removed, or leaving) loses every right in the group at once: their seats at its
+tables still waiting for players are given up, they resign from its games being played, and a removed
+member's copy of the invitation link stops working (the group gets a new one).
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.live.broadcast import send_on_commit
-from games.models import Game
+from games.models import Game, Seat
+from games.tables import services as tables
 from groups.models import Group, Membership
 from notices import services as notices
 
@@ -75,13 +79,17 @@ def group_add_member(*, group_id: int, user, username: str) -> Membership:
     return membership
 
 
+def _new_token() -> str:
+    # 18 random bytes: a link nobody guesses, short enough to paste into a chat.
+    return secrets.token_urlsafe(18)
+
+
 def group_invite_create(*, group_id: int, user) -> str:
     """A new invitation link for the group (its token); any earlier link stops working."""
     with transaction.atomic():
         group = _group(group_id, lock=True)
         _creator_only(group, user, _("Only the group's creator can invite with a link."))
-        # 18 random bytes: a link nobody guesses, short enough to paste into a chat.
-        group.invite_token = secrets.token_urlsafe(18)
+        group.invite_token = _new_token()
         group.save(update_fields=["invite_token"])
     return group.invite_token
 
@@ -108,12 +116,20 @@ def group_join_by_invite(*, token: str, user) -> tuple[Membership, bool]:
 
 
 def _cut_off(group: Group, member) -> None:
-    """Close the member's open sockets to the group's games, on every server process."""
-    game_ids = (
-        Game.objects.filter(group=group)
-        .exclude(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
-        .values_list("pk", flat=True)
-    )
+    """Take the member's seats in the group's unfinished games away (a table waiting for players: the
+    seat is given up, or the table cancelled if it was theirs; a game being played: they resign) and
+    close their open sockets to those games, on every server process. Called while they are still a
+    member: a resignation is a move of theirs, which a non-member may not make."""
+    unfinished = Game.objects.filter(group=group, status__in=[Game.Status.OPEN, Game.Status.PLAYING])
+    game_ids = list(unfinished.values_list("pk", flat=True))
+    seats = Seat.objects.filter(game_id__in=game_ids, user=member, resigned=False).select_related("game")
+    for seat in list(seats):
+        if seat.game.status == Game.Status.OPEN:
+            tables.game_leave(game_id=seat.game_id, user=member)
+        else:
+            tables.game_apply_action(
+                game_id=seat.game_id, user=member, client_id="left-the-group", action={"type": "resign"}
+            )
     for game_id in game_ids:
         send_on_commit(game_id, {"type": "access_revoked", "user": member.username})
 
@@ -127,8 +143,12 @@ def group_remove_member(*, group_id: int, user, member_id: int) -> None:
         membership = Membership.objects.filter(group=group, user_id=member_id).select_related("user").first()
         if membership is None:
             raise NotFound(_("That player is not a member of this group."))
-        membership.delete()
         _cut_off(group, membership.user)
+        membership.delete()
+        if group.invite_token is not None:
+            # The removed member may hold the link: a new one, which the creator shares again.
+            group.invite_token = _new_token()
+            group.save(update_fields=["invite_token"])
 
 
 def group_leave(*, group_id: int, user) -> None:
@@ -136,10 +156,10 @@ def group_leave(*, group_id: int, user) -> None:
         group = _group(group_id, lock=True)
         if group.creator_id == user.pk:
             raise Conflict(_("The creator cannot leave the group; delete it instead."))
-        deleted, _count = Membership.objects.filter(group=group, user=user).delete()
-        if not deleted:
+        if not Membership.objects.filter(group=group, user=user).exists():
             raise NotFound(_("You are not a member of this group."))
         _cut_off(group, user)
+        Membership.objects.filter(group=group, user=user).delete()
 
 
 def group_delete(*, group_id: int, user) -> None:

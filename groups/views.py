@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -41,8 +41,9 @@ def group_list(request: HttpRequest) -> HttpResponse:
 def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
     group = get_object_or_404(Group.objects.select_related("creator"), pk=group_id)
     if not selectors.is_member(group, request.user):
-        # Outsiders with the link learn the name and nothing else.
-        return render(request, "groups/outside.html", {"group": group}, status=403)
+        # A private group: outsiders learn nothing of it, not even that it exists (its invitation link
+        # shows its name, to those the creator gave it).
+        raise Http404("No such group.")
     context = selectors.group_page(group)
     is_creator = group.creator_id == request.user.pk
     context.update(group=group, add_form=AddMemberForm(), is_creator=is_creator)
@@ -60,7 +61,10 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def _denied(request: HttpRequest, group: Group) -> HttpResponse:
-    return render(request, "groups/outside.html", {"group": group, "denied": True}, status=403)
+    """A member who is not the creator is told why; an outsider learns nothing (404, as for no group)."""
+    if not selectors.is_member(group, request.user):
+        raise Http404("No such group.")
+    return render(request, "groups/outside.html", {"group": group}, status=403)
 
 
 @login_required

@@ -21,6 +21,7 @@ from accounts.language import scope_language
 from chat import services as chat
 from coach import hints
 from config import gc_tuning
+from games.access import can_watch
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import catchup, move_async, presence, seen, selectors
 from games.live.broadcast import group_name, publish
@@ -286,7 +287,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             raise NotFound(_("There is no such game."))
         # Access is checked again: a member removed while the channel layer was down never got the
         # access_revoked message that closes their socket.
-        if not services.can_watch(game, self.user):
+        if not can_watch(game, self.user):
             raise Forbidden(_("You are no longer a member of this game's group."))
         return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
 
@@ -303,13 +304,25 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
     async def on_chat(self, message: dict) -> None:
         await self._db(chat.post_to_game)(game_id=self.game_id, user=self.user, text=message.get("text"))
 
+    async def on_unsay(self, message: dict) -> None:
+        await self._db(chat.remove_from_game)(
+            game_id=self.game_id, user=self.user, message_id=message.get("message")
+        )
+
     async def on_hint(self, message: dict) -> None:
         """The expert's move, to the asker alone; its checks read the database on the game's thread,
         the expert thinks in a thread of its own so that a slow one holds up no move of the game."""
         situation = await self._db(hints.hint_situation)(game_id=self.game_id, user=self.user)
         await self.send_json(await asyncio.to_thread(hints.hint_frame, *situation, self.language))
 
-    HANDLERS = {"action": on_action, "sync": on_sync, "ping": on_ping, "say": on_chat, "ask_hint": on_hint}
+    HANDLERS = {
+        "action": on_action,
+        "sync": on_sync,
+        "ping": on_ping,
+        "say": on_chat,
+        "unsay": on_unsay,
+        "ask_hint": on_hint,
+    }
 
     # --- outgoing --------------------------------------------------------------------------
 

@@ -6,10 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import Forbidden, NotFound
+from games.access import can_watch
+from games.errors import NotFound
 from games.live.selectors import connected_usernames, game_snapshot
 from games.models import Connection, Game, Seat
-from games.tables.services import can_watch
 from notices import services as notices
 
 
@@ -22,7 +22,8 @@ def connection_open(*, game_id: int, user, channel_name: str) -> dict:
         except Game.DoesNotExist:
             raise NotFound(_("There is no such game.")) from None
         if not can_watch(game, user):
-            raise Forbidden(_("This game belongs to a group you are not a member of."))
+            # As for a missing game: nobody learns that a private game exists (games.access).
+            raise NotFound(_("There is no such game."))
         Connection.objects.update_or_create(
             channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": now}
         )

@@ -18,10 +18,10 @@ from functools import reduce
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.access import watchable
 from games.catalogue import GameKind, resolve
 from games.models import Game, Seat
 from games.results.stats import with_computers
-from groups.models import Membership
 
 PERIODS = ("all", "month", "week")
 TOP = 25
@@ -44,11 +44,14 @@ class Board:
     period: str
     goal: int | None
     group_id: int | None
+    viewer: object = None  # None: every game (the site's own use); else only those the viewer may see
 
     def seats(self) -> QuerySet:
         qs = Seat.objects.filter(
             game__kind=self.kind.slug, game__status=Game.Status.FINISHED, resigned=False, user__computer=""
         )
+        if self.viewer is not None:
+            qs = qs.filter(watchable(self.viewer, "game"))
         start = period_start(self.period)
         if start is not None:
             qs = qs.filter(game__finished_at__gte=start)
@@ -107,24 +110,6 @@ def _entry(seat: Seat, rank: int, kind: GameKind) -> dict:
     }
 
 
-def _groups_seen_by(viewer, group_ids: set[int]) -> set[int]:
-    """Those of ``group_ids`` the viewer belongs to (all of them for staff): one query at most."""
-    if not group_ids or viewer is None or not viewer.is_authenticated:
-        return set()
-    if viewer.is_staff:
-        return group_ids
-    members = Membership.objects.filter(user=viewer, group_id__in=group_ids)
-    return set(members.values_list("group_id", flat=True))
-
-
-def _hide_foreign_groups(entries: list[dict], viewer) -> None:
-    """The score is public but the group is not: outsiders see the entry with "group": None."""
-    shown = _groups_seen_by(viewer, {e["group"] for e in entries if e["group"] is not None})
-    for entry in entries:
-        if entry["group"] not in shown:
-            entry["group"] = None
-
-
 def high_scores(
     kind: str | GameKind,
     *,
@@ -136,10 +121,11 @@ def high_scores(
 ) -> dict:
     """The top entries and, for a signed-in viewer, their own best entry with its rank.
 
-    An entry's group is shown only if ``viewer`` belongs to it (no viewer: to no one).
+    A viewer's lists hold only the games they may see (games.access): a private group's results are
+    its members' alone, so an entry's group is always one of the viewer's (or deleted: None).
     """
     kind = resolve(kind)
-    board = Board(kind, period, kind.variant(goal), group_id)
+    board = Board(kind, period, kind.variant(goal), group_id, viewer)
     rows = list(
         board.seats()
         .select_related("user", "game")
@@ -165,7 +151,6 @@ def high_scores(
         if best is not None:
             rank = board.seats().filter(board.better_than(best)).count() + 1
             mine = _entry(best, rank, kind)
-    _hide_foreign_groups(entries + ([mine] if mine else []), viewer)
     return {
         "kind": kind.slug,
         "period": period,

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
+from games.access import watchable
 from games.models import Game
 from games.results.highscores import period_start
-
-
-def visible_games(viewer) -> Q:
-    """Games a viewer may look at: public ones and those of groups they belong to."""
-    if viewer.is_staff:
-        return Q()
-    return Q(group__isnull=True) | Q(group__memberships__user=viewer)
 
 
 def finished_games(
@@ -21,8 +15,8 @@ def finished_games(
     qs: QuerySet = Game.objects.filter(
         seats__user=player, status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
     )
-    if viewer.pk != player.pk:
-        qs = qs.filter(visible_games(viewer))
+    # The player's own list too: a game of a group they were removed from is no longer theirs to open.
+    qs = qs.filter(watchable(viewer))
     if kind:
         qs = qs.filter(kind=kind)
     if group_id:

@@ -81,6 +81,7 @@ def seed_finished_games(count: int, users: list, *, groups=(), seed: int = 1, da
                     max_seats=seats,
                     status=Game.Status.FINISHED,
                     group=group,
+                    private=group is not None,
                     creator=None,
                     started_at=finished - timedelta(minutes=20),
                     finished_at=finished,

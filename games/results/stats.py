@@ -7,6 +7,7 @@ from statistics import fmean
 
 from django.db.models import Exists, OuterRef
 
+from games.access import watchable
 from games.catalogue import GameKind, resolve
 from games.models import Game, Seat
 from games.rules.figures import rate
@@ -43,12 +44,16 @@ def histogram(values: list[int], bins: int = HISTOGRAM_BINS) -> dict:
     return {"edges": [low + i * width for i in range(n)], "width": width, "counts": counts}
 
 
-def player_stats(user, kind: str | GameKind, *, goal: int | None = None, opponents: str = "all") -> dict:
+def player_stats(
+    user, kind: str | GameKind, *, goal: int | None = None, opponents: str = "all", viewer=None
+) -> dict:
     """Games, wins, scores, a histogram and a series, plus the kind's own figures (one query).
 
     Counts finished games the player did not resign from; for a game with a separating option
     (Farkle's goal) the figures are for one value of it, ``goal``, or its default. ``opponents``: all
-    of them, only games among people, or only games with a computer player (OPPONENTS).
+    of them, only games among people, or only games with a computer player (OPPONENTS). Seen by
+    another ``viewer``, only the games that viewer may see count (games.access): a private group's
+    games show nothing of themselves to outsiders, not even in a player's figures.
     """
     if opponents not in OPPONENTS:
         raise ValueError(f"unknown opponents {opponents!r}")
@@ -60,6 +65,8 @@ def player_stats(user, kind: str | GameKind, *, goal: int | None = None, opponen
         resigned=False,
         summary__isnull=False,
     )
+    if viewer is not None and viewer.pk != user.pk:
+        qs = qs.filter(watchable(viewer, "game"))
     option = kind.separating
     if option is not None:
         goal = goal or option.default

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from games.access import watchable
 from games.models import Game
 
 
@@ -20,12 +21,10 @@ def games_waiting_for(user) -> QuerySet:
 
 def open_games_for(user) -> QuerySet:
     """Tables still taking players that this user may join: public ones and their groups' ones."""
-    visible = Q(group__isnull=True) | Q(group__memberships__user=user)
     return (
-        _with_seats(Game.objects.filter(visible, status=Game.Status.OPEN))
+        _with_seats(Game.objects.filter(watchable(user), status=Game.Status.OPEN))
         .annotate(taken=Count("seats", distinct=True))
-        .order_by("-created_at")
-        .distinct()[:50]
+        .order_by("-created_at")[:50]
     )
 
 

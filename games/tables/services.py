@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
 from games.computers import tasks as computer_tasks
@@ -24,17 +25,6 @@ from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
 from notices import services as notices
-
-
-def can_watch(game: Game, user) -> bool:
-    """Anyone signed in may watch a public table; a group's games only its current members (a removed
-    member loses access at once, seat or not)."""
-    if not user.is_authenticated:
-        return False
-    if game.group_id is None or user.is_staff:
-        return True
-    return game.group.memberships.filter(user=user).exists()
-
 
 # --- lifecycle -------------------------------------------------------------------------------
 
@@ -96,6 +86,7 @@ def game_create(
             options=options,
             max_seats=seats,
             group=group,
+            private=group is not None,
             creator=creator,
             absence_limit=limit,
             pace=pace,
@@ -166,6 +157,8 @@ def _locked(game_id: int) -> Game:
 def game_join(*, game_id: int, user) -> Seat:
     with transaction.atomic():
         game = _locked(game_id)
+        if not can_watch(game, user):
+            raise NotFound(_("There is no such game."))
         existing = game.seats.filter(user=user).first()
         if existing:
             return existing
@@ -244,10 +237,14 @@ def _announce_lobby(game: Game) -> None:
 
 
 def game_play_again(*, game_id: int, user) -> Game:
-    """A new game of the same kind, options, group and seats (same order), started at once; the one
-    already made if another player pressed first."""
+    """A new game of the same kind, options, pace, group and seats (same order), started at once; the
+    one already made if another player pressed first. In a group's game only those still members of
+    the group (and the computer players) sit at the next table; a deleted group's players play on
+    among themselves, as privately."""
     with transaction.atomic():
         old = _locked(game_id)
+        if not can_watch(old, user):
+            raise NotFound(_("There is no such game."))
         seats = list(old.seats.select_related("user").order_by("position"))
         if not any(s.user_id == user.pk for s in seats):
             raise Forbidden(_("Only the players of this game can start the next one."))
@@ -256,17 +253,24 @@ def game_play_again(*, game_id: int, user) -> Game:
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
+        if old.group_id is not None:
+            members = set(old.group.memberships.values_list("user_id", flat=True))
+            seats = [s for s in seats if s.user.computer or s.user_id in members]
+        if len(seats) < old.engine.min_players:
+            raise Conflict(_("Not enough players to start."))
         new = Game.objects.create(
             kind=old.kind,
             options=old.options,
             max_seats=len(seats),
             group=old.group,
+            private=old.private,
             creator=user,
             absence_limit=old.absence_limit,
+            pace=old.pace,
             rematch_of=old,
         )
-        for seat in seats:
-            Seat.objects.create(game=new, user=seat.user, position=seat.position)
+        for position, seat in enumerate(seats):
+            Seat.objects.create(game=new, user=seat.user, position=position)
         _start(new)
         send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
     return new

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from chat import selectors as chat_selectors
 from coach import selectors as coach_selectors
 from games import catalogue
+from games.access import can_watch
 from games.catalogue import GameKind
 from games.models import Game
 from games.results import replays
@@ -21,7 +22,6 @@ from games.results.highscores import PERIODS, high_scores, shown_board
 from games.results.history import finished_games
 from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
-from games.tables import services
 from groups.models import Group
 
 
@@ -97,7 +97,9 @@ def _no_games(kind: GameKind, stats: dict, variants: bool) -> str:
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
+    stats = player_stats(
+        player, kind, goal=_variant(request, kind), opponents=_opponents(request), viewer=request.user
+    )
     figures, tables = _translated(*_shown(kind, stats))
     option = kind.separating
     return render(
@@ -112,7 +114,7 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
             "figures": figures,
             "tables": tables,
             "chart_data": {"histogram": stats["histogram"], "series": stats["series"]},
-            "accuracy": coach_selectors.accuracy_over_time(player, kind.slug),
+            "accuracy": coach_selectors.accuracy_over_time(player, kind.slug, viewer=request.user),
             "opponent_choices": [
                 ("all", gettext("All games")),
                 ("people", gettext("Among people")),
@@ -129,7 +131,9 @@ def stats_json(request: HttpRequest, username: str) -> JsonResponse:
     them, so that a client never has to turn a box's code name into words."""
     player = _player(username)
     kind = _kind(request)
-    stats = player_stats(player, kind, goal=_variant(request, kind), opponents=_opponents(request))
+    stats = player_stats(
+        player, kind, goal=_variant(request, kind), opponents=_opponents(request), viewer=request.user
+    )
     figures, tables = _shown(kind, stats)
     shown = {
         "figures": [{"key": f.key, "label": f.label, "value": f.value, "shown": f.shown} for f in figures],
@@ -219,8 +223,8 @@ def highscores_json(request: HttpRequest) -> JsonResponse:
 @login_required
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
-    if not services.can_watch(game, request.user):
-        return render(request, "games/forbidden.html", {"game": game}, status=403)
+    if not can_watch(game, request.user):
+        raise Http404("No such game.")
     if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))

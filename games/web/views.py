@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from coach import hints
 from games import catalogue
+from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
 from games.computers.tasks import waiting_for_worker
-from games.errors import GameError
+from games.errors import GameError, NotFound
 from games.models import Game
 from games.tables import invites, lobby, services
 from games.tables.forms import GameCreateForm
@@ -92,12 +94,16 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The game's page, which is also its invitation link: signed out, the invitation."""
-    game = get_object_or_404(Game.objects.select_related("creator", "group"), pk=game_id)
+    """The game's page, which is also its invitation link: signed out, the invitation to a public game.
+    A private game is told apart from a missing one by nobody who may not see it: signed out, both send
+    to the sign-in; signed in, both are 404 (games.access)."""
+    game = Game.objects.select_related("creator", "group").filter(pk=game_id).first()
     if not request.user.is_authenticated:
+        if game is None or game.private:
+            return redirect_to_login(request.get_full_path())
         return _invitation(request, game)
-    if not services.can_watch(game, request.user):
-        return render(request, "games/forbidden.html", {"game": game}, status=403)
+    if game is None or not services.can_watch(game, request.user):
+        raise Http404("No such game.")
     seats = list(game.seats.select_related("user").order_by("position"))
     my_seat = next((s for s in seats if s.user_id == request.user.pk), None)
     invite_url = request.build_absolute_uri(game.get_absolute_url())
@@ -115,6 +121,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
             "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
             "strengths": STRENGTH_CHOICES,
+            "moderator": game.group is not None and game.group.creator_id == request.user.pk,
         },
     )
 
@@ -144,6 +151,12 @@ def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = Non
     try:
         result = call(game_id=game_id, user=request.user)
     except GameError as exc:
+        # A game the user may not see is no game (games.access), whichever refusal the service found.
+        if (
+            isinstance(exc, NotFound)
+            and not Game.objects.filter(watchable(request.user), pk=game_id).exists()
+        ):
+            raise Http404("No such game.") from None
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game_id)
     if ok:
@@ -207,7 +220,7 @@ def game_computers(request: HttpRequest, game_id: int) -> HttpResponse:
     which it may not hear of without a shared channel layer)."""
     game = get_object_or_404(Game.objects.select_related("group"), pk=game_id)
     if not services.can_watch(game, request.user):
-        return JsonResponse({"error": _("You cannot watch this game.")}, status=403)
+        raise Http404("No such game.")
     return JsonResponse({"seq": game.seq, "waiting_for_worker": waiting_for_worker(game)})
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from chat import services
 from chat.models import Message
-from games.errors import BadRequest, Forbidden, RateLimited
+from games.errors import BadRequest, Forbidden, NotFound, RateLimited
 from games.tables import services as tables
 from groups import services as groups
 from notices.models import Preferences
@@ -54,17 +54,23 @@ def test_too_many_messages_are_refused_with_the_wait(make_user, settings):
     assert Message.objects.count() == 3
 
 
-def test_only_members_talk_in_a_group_and_only_its_creator_removes(make_user):
-    ann, bob, eve = make_user("ann"), make_user("bob"), make_user("eve")
+def test_only_members_talk_in_a_group_and_only_the_author_or_its_creator_removes(make_user):
+    ann, bob, cy, eve = make_user("ann"), make_user("bob"), make_user("cy"), make_user("eve")
     group = groups.group_create(creator=ann, name="Dice")
-    groups.group_add_member(group_id=group.pk, user=ann, username="bob")
+    for member in ("bob", "cy"):
+        groups.group_add_member(group_id=group.pk, user=ann, username=member)
     message = services.post_to_group(group_id=group.pk, user=bob, text="hi")
     with pytest.raises(Forbidden):
         services.post_to_group(group_id=group.pk, user=eve, text="let me in")
+    with pytest.raises(NotFound):  # an outsider learns nothing of the group's messages
+        services.remove_from_group(group_id=group.pk, user=eve, message_id=message.pk)
     with pytest.raises(Forbidden):
-        services.remove_from_group(group_id=group.pk, user=bob, message_id=message.pk)
+        services.remove_from_group(group_id=group.pk, user=cy, message_id=message.pk)
     services.remove_from_group(group_id=group.pk, user=ann, message_id=message.pk)
     assert Message.objects.get().removed
+    own = services.post_to_group(group_id=group.pk, user=cy, text="oops")
+    services.remove_from_group(group_id=group.pk, user=cy, message_id=own.pk)
+    assert Message.objects.get(pk=own.pk).removed
 
 
 def test_the_group_page_shows_messages_as_text_and_its_form_posts(make_user):
@@ -91,10 +97,12 @@ async def test_a_table_message_reaches_every_socket_and_the_next_snapshot(make_u
     try:
         for tab in tabs:
             await tab.open()
-        await tabs[2].comm.send_json_to({"type": "say", "text": "  good luck\nboth  "})
+        await tabs[2].comm.send_json_to({"type": "say", "text": "let me in"})
+        assert (await tabs[2].next("error"))["code"] == "forbidden"  # spectators read (issue 31)
+        await tabs[1].comm.send_json_to({"type": "say", "text": "  good luck\nboth  "})
         for tab in tabs:
             message = (await tab.next("chat"))["message"]
-            assert (message["user"], message["text"], message["removed"]) == ("cid", "good luck both", False)
+            assert (message["user"], message["text"], message["removed"]) == ("bob", "good luck both", False)
         await tabs[0].comm.send_json_to({"type": "say", "text": "x" * 600})
         assert (await tabs[0].next("error"))["code"] == "bad_request"
         late = Tab(bob, game.pk)

@@ -63,13 +63,13 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     check_axe(bob, "group page, member, phone")
     screens(bob, snap, "bob-sees-the-group")
 
-    # Someone outside the group who has its address learns its name and nothing else.
+    # Someone outside the group who has its address learns nothing of it, not even its name (issue 31).
     cid = visit("cid")
     ui.sign_up(cid, "cid")
-    visit.allow(r"Failed to load resource: the server responded with a status of 403")
-    cid.goto(bob.url)
-    expect(cid.get_by_role("heading", level=1)).to_have_text("Friday Dice")
-    expect(cid.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
+    visit.allow(r"Failed to load resource: the server responded with a status of 404")
+    assert cid.goto(bob.url).status == 404
+    expect(cid.get_by_role("heading", level=1)).to_have_text("No page here")
+    expect(cid.locator("main")).not_to_contain_text("Friday Dice")
     expect(cid.locator(".member-list")).to_have_count(0)
     check_axe(cid, "private group, outsider")
 
@@ -763,6 +763,7 @@ def group_table_with_bob(ann: Page, bob: Page) -> tuple[str, str]:
 def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, snap):
     ann, bob = visit("ann"), visit("bob")
     visit.allow(r"Failed to load resource: the server responded with a status of 403")
+    visit.allow(r"Failed to load resource: the server responded with a status of 404")
     group_path, game_path = group_table_with_bob(ann, bob)
     dice([2, 2, 4, 5, 6])
     ann.keyboard.press("Space")
@@ -785,23 +786,25 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     check_axe(bob, "game page, cut off")
     snap(bob, "bob-cut-off")
 
-    # A reload, the group page and the group list: all closed to him now.
+    # A reload, the group page and the group list: all closed to him now, as if they were not there
+    # (a private group shows nothing of itself to outsiders: issue 31).
     response = bob.reload()
-    assert response.status == 403
-    expect(bob.get_by_role("heading", level=1)).to_have_text("Members only")
-    expect(bob.locator("main")).to_contain_text("This game belongs to the group “Friday Dice”")
+    assert response.status == 404
+    expect(bob.get_by_role("heading", level=1)).to_have_text("No page here")
+    expect(bob.locator("main")).not_to_contain_text("Friday Dice")
     expect(bob.locator("#game-root")).to_have_count(0)
-    check_axe(bob, "game page, members only")
-    snap(bob, "bob-game-403")
+    check_axe(bob, "game page, not his any more")
+    snap(bob, "bob-game-404")
     response = bob.goto(group_path)
-    assert response.status == 403
-    expect(bob.locator("main")).to_contain_text("This is a private group. Ask its creator to add you.")
+    assert response.status == 404
+    expect(bob.locator("main")).not_to_contain_text("Friday Dice")
     ui.main_nav(bob).get_by_role("link", name="Groups").click()
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
     check_axe(bob, "group list, empty")
     assert game_path in ann.url
-    # ann plays on.
-    expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
+    # Removed, bob resigned from the group's game (issue 31): ann, the last one at the table, wins.
+    expect(ann.locator("#g-end .verdict")).to_have_text(re.compile(r"^You win"))
+    expect(ann.locator("#g-players li[data-player='bob']")).to_contain_text("resigned")
 
 
 def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap):
@@ -809,6 +812,7 @@ def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap)
     the game page why, instead of retrying for ever."""
     ann, bob = visit("ann"), visit("bob")
     visit.allow(r"Failed to load resource: the server responded with a status of 403")
+    visit.allow(r"Failed to load resource: the server responded with a status of 404")
     visit.allow(r"WebSocket connection to .* failed")
     group_path, _ = group_table_with_bob(ann, bob)
 
@@ -820,8 +824,8 @@ def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap)
     expect(admin.locator(".messages")).to_contain_text("Member removed.")
 
     bob.context.set_offline(False)
-    expect(bob.locator("#g-conn")).to_have_text("This game belongs to a group you are not a member of.")
-    expect(bob.get_by_role("alert")).to_have_text("You are no longer a member of this game's group.")
+    expect(bob.locator("#g-conn")).to_have_text("There is no such game, or it is not open to you.")
+    expect(bob.get_by_role("alert")).to_have_text("You can no longer see this game.")
     expect(bob.locator("#game-root")).to_have_attribute("data-conn", "closed")
     snap(bob, "bob-refused-on-reconnect")
 

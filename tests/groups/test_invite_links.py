@@ -115,7 +115,9 @@ def test_the_creator_creates_copies_and_revokes_from_the_group_page(client, grou
 def test_others_cannot_create_or_revoke_and_never_see_the_link(client, group, people, token, role):
     client.force_login(people[role])
     for name in ("groups:invite_create", "groups:invite_revoke"):
-        assert client.post(reverse(name, args=[group.pk])).status_code == 403
+        # A member is told no; an outsider learns nothing of the group (issue 31).
+        status = client.post(reverse(name, args=[group.pk])).status_code
+        assert status == {"member": 403, "outsider": 404}[role]
     group.refresh_from_db()
     assert group.invite_token == token
     assert token not in client.get(reverse("groups:detail", args=[group.pk])).content.decode()

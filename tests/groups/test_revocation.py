@@ -53,4 +53,5 @@ async def test_removed_member_socket_is_closed(pair):
     again = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
     again.scope["user"] = member
     connected, code = await again.connect()
-    assert (connected, code) == (False, 4403)
+    # As for a game that does not exist: a private game shows nothing of itself (issue 31).
+    assert (connected, code) == (False, 4404)

@@ -236,7 +236,10 @@ export class GameApp {
 
   #skeleton() {
     const el = (id, tag = 'div', attrs = {}) => h(tag, { id, ...attrs });
-    this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true');
+    this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true', {
+      talks: this.root.dataset.talks === 'true',
+      moderator: this.root.dataset.moderator === 'true',
+    });
     this.hints = this.root.dataset.hint === 'true' ? new HintPanel(this.client) : null;
     this.dom = {
       conn: el('g-conn', 'p', { class: 'g-conn', role: 'status' }),

@@ -1,15 +1,18 @@
-// The table's chat panel (docs/protocol.md: `say` out, `chat` in, the snapshot's `chat`): every message
-// goes in as text, never as HTML. A player who hid the chat (notification settings) sees a note instead.
+// The table's chat panel (docs/protocol.md: `say` and `unsay` out, `chat` in, the snapshot's `chat`):
+// every message goes in as text, never as HTML. A player who hid the chat (notification settings) sees a
+// note instead. Only the players write (spectators read); a message's author, and the creator of the
+// group the game belongs to (`moderator`), may take it down.
 
 import { fill, h } from './dom.js';
-import { gettext } from '../i18n.js';
+import { fmt, gettext } from '../i18n.js';
 
 const MAX = 500;
 
 export class ChatPanel {
-  constructor(client, muted) {
+  constructor(client, muted, { talks = true, moderator = false } = {}) {
     this.client = client;
     this.muted = muted;
+    this.moderator = moderator;
     this.shown = null;
     this.list = h('ol', { class: 'g-chat', id: 'g-chat', tabindex: '0', 'aria-labelledby': 'g-chat-title' });
     this.input = h('input', { type: 'text', id: 'g-chat-text', maxlength: String(MAX), autocomplete: 'off', enterkeyhint: 'send' });
@@ -19,7 +22,7 @@ export class ChatPanel {
         ? h('p', { class: 'muted small' }, `${gettext('You hid the chat.')} `, h('a', { href: '/notices/settings/' }, gettext('Show it')))
         : [
           h('div', { role: 'log' }, this.list),
-          h('form', { class: 'g-chat-form', onsubmit: (e) => this.#send(e) },
+          talks && h('form', { class: 'g-chat-form', onsubmit: (e) => this.#send(e) },
             h('label', { for: 'g-chat-text', class: 'sr-only' }, gettext('Message')),
             this.input,
             h('button', { type: 'submit', class: 'button small' }, gettext('Send'))),
@@ -33,19 +36,30 @@ export class ChatPanel {
     if (this.client.say(text)) this.input.value = '';
   }
 
+  #remover(m) {
+    if (m.removed || !(this.moderator || m.user === this.client.me)) return null;
+    return h('button', {
+      type: 'button',
+      class: 'link-button small',
+      'aria-label': fmt(gettext("Remove %(username)s's message"), { username: m.user }),
+      onclick: () => this.client.unsay(m.id),
+    }, gettext('remove'));
+  }
+
   render() {
     if (this.muted) return;
     const messages = this.client.chatMessages();
     const sig = messages.map((m) => `${m.id}:${m.removed}`);
     if (this.shown !== null && sig.join() === this.shown.join()) return;
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    fill(this.list, messages.length ? messages.map(line) : h('li', { class: 'muted' }, gettext('No messages yet.')));
+    fill(this.list, messages.length ? messages.map((m) => line(m, this.#remover(m))) : h('li', { class: 'muted' }, gettext('No messages yet.')));
     this.shown = sig;
     if (nearBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 }
 
-export function line(m) {
+export function line(m, remover = null) {
   return h('li', { dataset: { id: String(m.id) } },
-    h('strong', {}, m.user), ': ', m.removed ? h('em', { class: 'muted' }, gettext('removed')) : m.text);
+    h('strong', {}, m.user), ': ', m.removed ? h('em', { class: 'muted' }, gettext('removed')) : m.text,
+    remover && ' ', remover);
 }

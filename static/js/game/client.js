@@ -74,6 +74,10 @@ export class GameClient {
     return this.socket.send({ type: 'say', text });
   }
 
+  unsay(id) {
+    return this.socket.send({ type: 'unsay', message: id });
+  }
+
   askHint() {
     return this.socket.send({ type: 'ask_hint' });
   }

@@ -12,15 +12,15 @@ const PONG_WAIT_MS = 10000;
 const FATAL = new Map([
   [4401, gettext('You are signed out. Sign in again to play.')],
   [4403, gettext('This game belongs to a group you are not a member of.')],
-  [4404, gettext('There is no such game.')],
+  // A private game is not told apart from a missing one (games.access).
+  [4404, gettext('There is no such game, or it is not open to you.')],
 ]);
 
 // A refusal at the handshake reaches the browser as a bare failure (HTTP 403, close code 1006): its
 // close code is lost. The game page itself answers the same question over plain HTTP, so after a failed
 // handshake the page is asked, and a refusal there ends the retries with the reason.
 const REFUSED_PAGE = new Map([
-  [403, [4403, gettext("You are no longer a member of this game's group.")]],
-  [404, [4404, gettext('This game no longer exists.')]],
+  [404, [4404, gettext('You can no longer see this game.')]],
 ]);
 const SIGNED_OUT = [4401, gettext('You were signed out.')];
 
