@@ -300,3 +300,27 @@ def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
     assert days and all(re.fullmatch(r"\d\d\.\d\d\.\d{4}", d) for d in days), days
     assert _overflow(page) <= 0
     _shot(page, f"stats-farkle-3000-german-{device}-{scheme}")
+
+
+@pytest.mark.parametrize(("username", "language"), [("ann", "en"), ("ann", "de"), ("pfarkle", "en")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_bell_stays_on_the_first_row_once_its_count_shows(open_as, make_user, username, language, scheme):
+    """Issue 32: at 1280 px the bell went alone to a second row when its count appeared (the header
+    was measured before the count was drawn, and not again)."""
+    from notices import feed
+
+    user = make_user(username, language=language)
+    off_loop(feed.tell, user, "bob added you to the group Dave's table.", "/groups/")
+    page = open_as(user, DESKTOP, scheme)
+    page.goto("/")
+    expect(page.locator(".notices-count")).to_have_text("1")
+
+    def middle(selector: str) -> float:
+        box = page.locator(selector).bounding_box()
+        return box["y"] + box["height"] / 2
+
+    first_row = middle(".brand")
+    for selector in (".nav-notices", ".nav-user li:first-child", ".nav-name"):
+        assert abs(middle(selector) - first_row) < 12, selector
+    assert page.locator(".site-header").bounding_box()["height"] < 90
+    _shot(page, f"header-desktop-count-{username}-{language}-{scheme}")
