@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
+from games.computers.players import is_computer_name
 from games.rules.declare import game_name
 from games.tables import lobby
 from notices.models import Notice, preferences_of
@@ -90,7 +91,11 @@ class Feed:
     def with_turn(self, row: Row, username: str) -> bool:
         """Take in a turn that passed in one of the player's games; False if the feed must be read again:
         the game left a list that was cut at LIMIT, whose next game only the database knows."""
-        target = None if row.over else "turns" if row.current == username else "playing"
+        # As lobby.games_waiting_for: the player's turn waits only where another person sits.
+        waits = row.current == username and any(
+            p != username and not is_computer_name(p) for p in row.players
+        )
+        target = None if row.over else "turns" if waits else "playing"
         for name in ("turns", "playing"):
             rows = getattr(self, name)
             kept = [r for r in rows if r.game != row.game]
