@@ -1,5 +1,6 @@
-"""What the header's notification list shows a player: the games waiting for their move, and the
-notices they have not seen; and the channel-layer group through which their pages hear of changes.
+"""What the header's notification list shows a player: the games waiting for their move, and their
+latest notices, read or not (opening the list marks them read; it never takes them away: issue 32);
+and the channel-layer group through which their pages hear of changes.
 
 A notices socket reads its player's feed from the database when it opens and when a notice comes; when
 a turn passes in one of the player's games, the move tells it what changed (``turn_message``) and the
@@ -82,7 +83,7 @@ class Feed:
             "type": "notices",
             "sound": self.sound,
             "browser": self.browser,
-            "count": len(self.turns) + len(self.notices),
+            "count": len(self.turns) + sum(1 for n in self.notices if not n["seen"]),
             "turns": [r.entry(at) for r in self.turns],
             "playing": [r.entry(at) for r in self.playing],
             "notices": self.notices,
@@ -112,14 +113,14 @@ class Feed:
 
 def read(user) -> Feed:
     mine = lobby.my_games(user, finished=False)
-    unseen = list(Notice.objects.filter(user=user, seen=False)[:LIMIT])
+    latest = list(Notice.objects.filter(user=user)[:LIMIT])
     prefs = preferences_of(user)
     return Feed(
         sound=prefs.sound,
         browser=prefs.browser,
         turns=[Row.of(g) for g in mine["your_turn"][:LIMIT]],
         playing=[Row.of(g) for g in mine["playing"][:LIMIT]],
-        notices=[{"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen],
+        notices=[notice_entry(n) for n in latest],
         cut=frozenset(name for name, key in LISTS if len(mine[key]) > LIMIT),
     )
 
@@ -132,6 +133,21 @@ def turn_message(game) -> dict:
     """The channel-layer message a move sends its players' notices sockets when the turn passed: the
     game's row as the move leaves it (Feed.with_turn)."""
     return {"type": "notices.turn", "row": asdict(Row.of(game, players=list(game.state["players"])))}
+
+
+def notice_entry(notice: Notice) -> dict:
+    return {
+        "id": notice.pk,
+        "text": notice.text,
+        "url": notice.url,
+        "at": notice.created_at.isoformat(),
+        "seen": notice.seen,
+    }
+
+
+def recent(user, limit: int = 50) -> list[Notice]:
+    """The notices page: a player's latest notices, read and unread, the newest first."""
+    return list(Notice.objects.filter(user=user)[:limit])
 
 
 def mark_seen(user, ids: list[int]) -> None:

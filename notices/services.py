@@ -54,6 +54,17 @@ def promise(game: Game, user, now=None) -> None:
     )
 
 
+def read_recent(user) -> list:
+    """The notices page: the player's latest notices, read and unread (the unread as they were, for
+    the page to mark), which are read from now on; their headers hear of it."""
+    notices = feed.recent(user)
+    unread = [n.pk for n in notices if not n.seen]
+    if unread:
+        feed.mark_seen(user, unread)
+        tell_users_on_commit([user.username])
+    return notices
+
+
 def left_table(game_id: int, user) -> None:
     """A player closed the game's last page during their own turn: promise the turn's e-mail."""
     # One query, and only a game whose turn is this player's (as lobby.games_waiting_for asks).

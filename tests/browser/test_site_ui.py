@@ -324,3 +324,47 @@ def test_the_bell_stays_on_the_first_row_once_its_count_shows(open_as, make_user
         assert abs(middle(selector) - first_row) < 12, selector
     assert page.locator(".site-header").bounding_box()["height"] < 90
     _shot(page, f"header-desktop-count-{username}-{language}-{scheme}")
+
+
+NOTICE = "bob added you to the group Dave's table."
+
+
+@pytest.mark.parametrize(
+    ("device", "language", "scheme"),
+    [
+        ("desktop", "en", "light"),
+        ("desktop", "de", "dark"),
+        ("phone", "en", "dark"),
+        ("phone", "de", "light"),
+    ],
+)
+def test_an_opened_notice_stays_listed_and_the_notices_page_keeps_them(
+    open_as, make_user, device, language, scheme
+):
+    """Issue 32: opening the bell marked the notice seen and the list then said "Nothing waiting for
+    you"; now it stays, read, and the notices page lists the latest, read and unread."""
+    from groups import services as groups
+
+    bob, dave = make_user("bob"), make_user("dave", language=language)
+    group = off_loop(groups.group_create, creator=bob, name="Dave's table")
+    off_loop(groups.group_add_member, group_id=group.pk, user=bob, username="dave")
+    page = open_as(dave, DESKTOP if device == "desktop" else PHONE, scheme)
+    page.goto("/")
+    count = page.locator("#notices .notices-count")
+    expect(count).to_have_text("1")
+    text = NOTICE if language == "en" else "bob hat dich zur Gruppe Dave's table hinzugefügt."
+    page.locator("#notices summary").click()
+    expect(count).to_be_hidden()  # read: the frame that says so redraws the list too
+    listed = page.locator("#notices .notices-list")
+    expect(listed).to_contain_text(text)
+    expect(listed).not_to_contain_text("Nothing waiting" if language == "en" else "Nichts wartet")
+    assert axe_violations(page) == []
+    _shot(page, f"notices-open-{device}-{language}-{scheme}")
+
+    page.locator("#notices").get_by_role(
+        "link", name="All notices" if language == "en" else "Alle Mitteilungen"
+    ).click()
+    expect(page.locator("h1")).to_have_text("Notices" if language == "en" else "Mitteilungen")
+    expect(page.locator(".notices-page")).to_contain_text(text)
+    assert axe_violations(page) == []
+    _shot(page, f"notices-page-{device}-{language}-{scheme}")
