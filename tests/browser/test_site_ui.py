@@ -368,3 +368,37 @@ def test_an_opened_notice_stays_listed_and_the_notices_page_keeps_them(
     expect(page.locator(".notices-page")).to_contain_text(text)
     assert axe_violations(page) == []
     _shot(page, f"notices-page-{device}-{language}-{scheme}")
+
+
+@pytest.mark.parametrize(
+    ("device", "language", "scheme"), [("desktop", "en", "light"), ("phone", "de", "dark")]
+)
+def test_games_nobody_else_waits_for_are_not_your_turn(open_as, make_user, device, language, scheme):
+    """Issue 32: solo games and games against computers only filled "Waiting for your turn" and the
+    badge; only a game where another person waits is counted."""
+    alice, bob = make_user("alice", language=language), make_user("bob")
+
+    def games():
+        solo = services.game_create(creator=alice, kind="farkle", seats=1)
+        robots = services.game_create(
+            creator=alice, kind="triple-quintzee", seats=2, computers=1, strength="easy"
+        )
+        people = services.game_create(creator=alice, kind="painted-dicez", seats=2)
+        services.game_join(game_id=people.pk, user=bob)
+        services.game_start(game_id=people.pk, user=alice)
+        return solo, robots, people
+
+    solo, robots, people = off_loop(games)
+    page = open_as(alice, DESKTOP if device == "desktop" else PHONE, scheme)
+    for path in ("/", "/games/mine/"):
+        page.goto(path)
+        expect(page.locator("#notices")).to_have_attribute("data-count", "1")  # the feed has come
+        waiting = page.locator("[data-live-turns]")
+        expect(waiting).to_contain_text(f"Painted DiceZ #{people.pk}")
+        expect(waiting).not_to_contain_text(f"#{solo.pk}")
+        expect(waiting).not_to_contain_text(f"#{robots.pk}")
+        expect(page.locator("#notices .notices-count")).to_have_text("1")
+        assert axe_violations(page) == []
+    page.goto("/games/mine/")
+    expect(page.locator("main")).to_contain_text(f"Triple Quintzee #{robots.pk}")  # still in progress
+    _shot(page, f"your-turn-mine-{device}-{language}-{scheme}")
