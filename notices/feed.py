@@ -1,5 +1,6 @@
-"""What the header's notification list shows a player: the games waiting for their move, and the
-notices they have not seen; and the channel-layer group through which their pages hear of changes.
+"""What the header's notification list shows a player: the games waiting for their move, and their
+latest notices, read or not (opening the list marks them read; it never takes them away: issue 32);
+and the channel-layer group through which their pages hear of changes.
 
 A notices socket reads its player's feed from the database when it opens and when a notice comes; when
 a turn passes in one of the player's games, the move tells it what changed (``turn_message``) and the
@@ -17,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
+from games.computers.players import is_computer_name
 from games.rules.declare import game_name
 from games.tables import lobby
 from notices.models import Notice, preferences_of
@@ -81,7 +83,7 @@ class Feed:
             "type": "notices",
             "sound": self.sound,
             "browser": self.browser,
-            "count": len(self.turns) + len(self.notices),
+            "count": len(self.turns) + sum(1 for n in self.notices if not n["seen"]),
             "turns": [r.entry(at) for r in self.turns],
             "playing": [r.entry(at) for r in self.playing],
             "notices": self.notices,
@@ -90,7 +92,11 @@ class Feed:
     def with_turn(self, row: Row, username: str) -> bool:
         """Take in a turn that passed in one of the player's games; False if the feed must be read again:
         the game left a list that was cut at LIMIT, whose next game only the database knows."""
-        target = None if row.over else "turns" if row.current == username else "playing"
+        # As lobby.games_waiting_for: the player's turn waits only where another person sits.
+        waits = row.current == username and any(
+            p != username and not is_computer_name(p) for p in row.players
+        )
+        target = None if row.over else "turns" if waits else "playing"
         for name in ("turns", "playing"):
             rows = getattr(self, name)
             kept = [r for r in rows if r.game != row.game]
@@ -107,14 +113,14 @@ class Feed:
 
 def read(user) -> Feed:
     mine = lobby.my_games(user, finished=False)
-    unseen = list(Notice.objects.filter(user=user, seen=False)[:LIMIT])
+    latest = list(Notice.objects.filter(user=user)[:LIMIT])
     prefs = preferences_of(user)
     return Feed(
         sound=prefs.sound,
         browser=prefs.browser,
         turns=[Row.of(g) for g in mine["your_turn"][:LIMIT]],
         playing=[Row.of(g) for g in mine["playing"][:LIMIT]],
-        notices=[{"id": n.pk, "text": n.text, "url": n.url, "at": n.created_at.isoformat()} for n in unseen],
+        notices=[notice_entry(n) for n in latest],
         cut=frozenset(name for name, key in LISTS if len(mine[key]) > LIMIT),
     )
 
@@ -127,6 +133,21 @@ def turn_message(game) -> dict:
     """The channel-layer message a move sends its players' notices sockets when the turn passed: the
     game's row as the move leaves it (Feed.with_turn)."""
     return {"type": "notices.turn", "row": asdict(Row.of(game, players=list(game.state["players"])))}
+
+
+def notice_entry(notice: Notice) -> dict:
+    return {
+        "id": notice.pk,
+        "text": notice.text,
+        "url": notice.url,
+        "at": notice.created_at.isoformat(),
+        "seen": notice.seen,
+    }
+
+
+def recent(user, limit: int = 50) -> list[Notice]:
+    """The notices page: a player's latest notices, read and unread, the newest first."""
+    return list(Notice.objects.filter(user=user)[:limit])
 
 
 def mark_seen(user, ids: list[int]) -> None:

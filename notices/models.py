@@ -71,8 +71,9 @@ class TurnMail(models.Model):
 
 class Notice(models.Model):
     """Something that happened to a player once (a game they sit in started, they were added to a
-    group), shown in the header's list until they have seen it. Turns are not notices: whose turn it is
-    is read from the games themselves."""
+    group), shown in the header's list (the latest ten) and on the notices page (the latest fifty);
+    opening either marks them seen, which only takes them out of the count. Turns are not notices:
+    whose turn it is is read from the games themselves."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
     text = models.CharField(max_length=200)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.live.broadcast import tell_users_on_commit
 from games.live.selectors import connected_usernames
-from games.models import Game
+from games.models import Game, Seat
 from notices import feed
 from notices.models import Preferences, TurnMail, preferences_of
 
@@ -33,10 +33,18 @@ def turn_mail_delay(game: Game) -> int:
     return settings.TURN_MAIL_DAYS_AFTER if game.pace == Game.Pace.DAYS else game.absence_limit
 
 
+def someone_waits(game: Game, user) -> bool:
+    """Whether another person sits in the game, waiting for this player's move: a solo game or one
+    against computers only waits for nobody, so its turns are neither mailed nor counted as waiting
+    (issue 32). The move's own "turn_mail" statement (games.live.move_sql) asks the same."""
+    return Seat.objects.filter(game=game, user__computer="").exclude(user=user).exists()
+
+
 def promise(game: Game, user, now=None) -> None:
-    """The e-mail about the current turn, due after the game's delay from now (once per turn)."""
+    """The e-mail about the current turn, due after the game's delay from now (once per turn), if
+    another person waits for it."""
     now = now or timezone.now()
-    if game.turn_started_at is None:
+    if game.turn_started_at is None or not someone_waits(game, user):
         return
     TurnMail.objects.get_or_create(
         game=game,
@@ -44,6 +52,17 @@ def promise(game: Game, user, now=None) -> None:
         turn_started_at=game.turn_started_at,
         defaults={"due_at": now + timedelta(seconds=turn_mail_delay(game))},
     )
+
+
+def read_recent(user) -> list:
+    """The notices page: the player's latest notices, read and unread (the unread as they were, for
+    the page to mark), which are read from now on; their headers hear of it."""
+    notices = feed.recent(user)
+    unread = [n.pk for n in notices if not n.seen]
+    if unread:
+        feed.mark_seen(user, unread)
+        tell_users_on_commit([user.username])
+    return notices
 
 
 def left_table(game_id: int, user) -> None:

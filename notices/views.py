@@ -1,4 +1,5 @@
-"""The player's notification settings, and the one-click unsubscribe of the turn e-mails."""
+"""The player's notices (the latest, read and unread), their notification settings, and the
+one-click unsubscribe of the turn e-mails."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,6 +11,11 @@ from django.views.decorators.csrf import csrf_exempt
 from notices import services
 from notices.forms import PreferencesForm
 from notices.models import preferences_of
+
+
+@login_required
+def notices_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "notices/list.html", {"notices": services.read_recent(request.user)})
 
 
 @login_required

@@ -111,12 +111,15 @@ FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s 
     ),
     "resign": ("UPDATE games_seat SET resigned = %s WHERE id = %s", None),
     # The turn passed to a player who is not at the table: the e-mail about it is promised in the move's
-    # own transaction (notices.TurnMail; the worker sends it when due, if still wanted).
+    # own transaction (notices.TurnMail; the worker sends it when due, if still wanted). Only when another
+    # person sits in the game (notices.services.someone_waits): a computer or nobody waits for nobody.
     "turn_mail": (
         """INSERT INTO notices_turnmail (game_id, user_id, turn_started_at, due_at, status, why)
 SELECT s.game_id, s.user_id, %s, %s, 'pending', '' FROM games_seat s
 WHERE s.game_id = %s AND s.position = %s AND NOT EXISTS (SELECT 1 FROM games_connection c
   WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
+  AND EXISTS (SELECT 1 FROM games_seat o JOIN accounts_user ou ON ou.id = o.user_id
+    WHERE o.game_id = s.game_id AND o.user_id <> s.user_id AND ou.computer = '')
 ON CONFLICT DO NOTHING""",
         "timestamptz, timestamptz, bigint, integer, timestamptz",
     ),

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from games.access import watchable
-from games.models import Game
+from games.models import Game, Seat
 
 
 def _with_seats(qs: QuerySet) -> QuerySet:
     return qs.select_related("creator", "group").prefetch_related("seats__user")
 
 
+def _someone_waits(user) -> Exists:
+    """Another person sits in the game (notices.services.someone_waits): a solo game, or one against
+    computers only, waits for nobody, however long its turn has been this player's (issue 32)."""
+    return Exists(Seat.objects.filter(game=OuterRef("pk"), user__computer="").exclude(user=user))
+
+
 def games_waiting_for(user) -> QuerySet:
-    """Games being played in which it is this player's turn, the longest waiting first."""
+    """Games being played in which it is this player's turn and another person waits for it, the
+    longest waiting first."""
     return _with_seats(
-        Game.objects.filter(status=Game.Status.PLAYING, seats__user=user, state__current=user.username)
+        Game.objects.filter(
+            _someone_waits(user), status=Game.Status.PLAYING, seats__user=user, state__current=user.username
+        )
     ).order_by("turn_started_at")
 
 
@@ -47,6 +56,8 @@ def my_games(user, finished: bool = True) -> dict:
 
 
 def _playing(mine, user) -> list:
-    """In progress, someone else to move; the latest move first."""
-    playing = mine.filter(status=Game.Status.PLAYING).exclude(state__current=user.username)
+    """In progress and not waiting for this player (someone else to move, or nobody else waits);
+    the latest move first."""
+    waits = Q(state__current=user.username) & Q(_someone_waits(user))
+    playing = mine.filter(status=Game.Status.PLAYING).exclude(waits)
     return list(_with_seats(playing).order_by("-turn_started_at"))

@@ -13,14 +13,22 @@
     const folded = getComputedStyle(nav.querySelector(".menu-button")).display !== "none";
     if (!folded && last.getBoundingClientRect().top >= brand.getBoundingClientRect().bottom) nav.classList.add("two-rows");
   };
-  // Only a change of width can change what fits (the page growing taller must not re-measure).
-  let width = -1;
-  new ResizeObserver(([entry]) => {
-    if (entry.contentRect.width !== width) {
-      width = entry.contentRect.width;
-      fit();
+  // Only a change of width can change what fits (the page growing taller must not re-measure): the
+  // window's, or the bell's, which widens when its count is drawn after the page loads (issue 32: at
+  // 1280 px the bell then went alone to a second row).
+  const widths = new Map();
+  const observer = new ResizeObserver((entries) => {
+    let changed = false;
+    for (const entry of entries) {
+      if (widths.get(entry.target) !== entry.contentRect.width) {
+        widths.set(entry.target, entry.contentRect.width);
+        changed = true;
+      }
     }
-  }).observe(document.documentElement);
+    if (changed) fit();
+  });
+  observer.observe(document.documentElement);
+  observer.observe(last);
 })();
 (function () {
   const button = document.querySelector(".menu-button");

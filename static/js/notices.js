@@ -61,7 +61,8 @@ function Notices(el) {
     el.dataset.count = String(feed.count);
     document.title = feed.count ? `(${feed.count}) ${title}` : title;
     favicon(feed.count);
-    unseen = feed.notices;
+    // Read notices stay in the list (issue 32: opening the list used to empty it); only unread ones count.
+    unseen = feed.notices.filter((n) => !n.seen);
     drawList(feed);
     for (const target of document.querySelectorAll('[data-live-turns]')) drawGames(target, feed.turns);
     for (const target of document.querySelectorAll('[data-live-playing]')) drawGames(target, feed.playing);
@@ -73,7 +74,7 @@ function Notices(el) {
   function drawList(feed) {
     const items = [
       ...feed.turns.map((t) => item(t.url, fmt(gettext('Your turn: %(game)s'), { game: t.title }), fmt(gettext('waiting %(time)s'), { time: since(t.waiting) }))),
-      ...feed.notices.map((n) => item(n.url, n.text, '')),
+      ...feed.notices.map((n) => item(n.url, n.text, n.seen ? '' : gettext('new'), n.seen ? 'read' : 'unread')),
     ];
     list.replaceChildren(...(items.length ? items : [plain(gettext('Nothing waiting for you.'))]));
   }
@@ -97,8 +98,9 @@ function Notices(el) {
   }
 }
 
-function item(href, text, note) {
+function item(href, text, note, state = '') {
   const li = document.createElement('li');
+  if (state) li.className = state;
   const a = document.createElement('a');
   a.href = href;
   a.textContent = text;

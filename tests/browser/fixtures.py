@@ -175,10 +175,13 @@ def login_as(browser, server, transactional_db):
 
     contexts = []
 
-    def make(user, width: int = 1280, height: int = 900):
+    def make(user, width: int = 1280, height: int = 900, touch: bool = False):
+        """`touch`: a phone's browser (touch screen, mobile viewport)."""
         client = Client()
         client.force_login(user)
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=server, has_touch=touch, is_mobile=touch
+        )
         context.add_cookies(
             [
                 {

@@ -300,3 +300,105 @@ def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
     assert days and all(re.fullmatch(r"\d\d\.\d\d\.\d{4}", d) for d in days), days
     assert _overflow(page) <= 0
     _shot(page, f"stats-farkle-3000-german-{device}-{scheme}")
+
+
+@pytest.mark.parametrize(("username", "language"), [("ann", "en"), ("ann", "de"), ("pfarkle", "en")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_bell_stays_on_the_first_row_once_its_count_shows(open_as, make_user, username, language, scheme):
+    """Issue 32: at 1280 px the bell went alone to a second row when its count appeared (the header
+    was measured before the count was drawn, and not again)."""
+    from notices import feed
+
+    user = make_user(username, language=language)
+    off_loop(feed.tell, user, "bob added you to the group Dave's table.", "/groups/")
+    page = open_as(user, DESKTOP, scheme)
+    page.goto("/")
+    expect(page.locator(".notices-count")).to_have_text("1")
+
+    def middle(selector: str) -> float:
+        box = page.locator(selector).bounding_box()
+        return box["y"] + box["height"] / 2
+
+    first_row = middle(".brand")
+    for selector in (".nav-notices", ".nav-user li:first-child", ".nav-name"):
+        assert abs(middle(selector) - first_row) < 12, selector
+    assert page.locator(".site-header").bounding_box()["height"] < 90
+    _shot(page, f"header-desktop-count-{username}-{language}-{scheme}")
+
+
+NOTICE = "bob added you to the group Dave's table."
+
+
+@pytest.mark.parametrize(
+    ("device", "language", "scheme"),
+    [
+        ("desktop", "en", "light"),
+        ("desktop", "de", "dark"),
+        ("phone", "en", "dark"),
+        ("phone", "de", "light"),
+    ],
+)
+def test_an_opened_notice_stays_listed_and_the_notices_page_keeps_them(
+    open_as, make_user, device, language, scheme
+):
+    """Issue 32: opening the bell marked the notice seen and the list then said "Nothing waiting for
+    you"; now it stays, read, and the notices page lists the latest, read and unread."""
+    from groups import services as groups
+
+    bob, dave = make_user("bob"), make_user("dave", language=language)
+    group = off_loop(groups.group_create, creator=bob, name="Dave's table")
+    off_loop(groups.group_add_member, group_id=group.pk, user=bob, username="dave")
+    page = open_as(dave, DESKTOP if device == "desktop" else PHONE, scheme)
+    page.goto("/")
+    count = page.locator("#notices .notices-count")
+    expect(count).to_have_text("1")
+    text = NOTICE if language == "en" else "bob hat dich zur Gruppe Dave's table hinzugefügt."
+    page.locator("#notices summary").click()
+    expect(count).to_be_hidden()  # read: the frame that says so redraws the list too
+    listed = page.locator("#notices .notices-list")
+    expect(listed).to_contain_text(text)
+    expect(listed).not_to_contain_text("Nothing waiting" if language == "en" else "Nichts wartet")
+    assert axe_violations(page) == []
+    _shot(page, f"notices-open-{device}-{language}-{scheme}")
+
+    page.locator("#notices").get_by_role(
+        "link", name="All notices" if language == "en" else "Alle Mitteilungen"
+    ).click()
+    expect(page.locator("h1")).to_have_text("Notices" if language == "en" else "Mitteilungen")
+    expect(page.locator(".notices-page")).to_contain_text(text)
+    assert axe_violations(page) == []
+    _shot(page, f"notices-page-{device}-{language}-{scheme}")
+
+
+@pytest.mark.parametrize(
+    ("device", "language", "scheme"), [("desktop", "en", "light"), ("phone", "de", "dark")]
+)
+def test_games_nobody_else_waits_for_are_not_your_turn(open_as, make_user, device, language, scheme):
+    """Issue 32: solo games and games against computers only filled "Waiting for your turn" and the
+    badge; only a game where another person waits is counted."""
+    alice, bob = make_user("alice", language=language), make_user("bob")
+
+    def games():
+        solo = services.game_create(creator=alice, kind="farkle", seats=1)
+        robots = services.game_create(
+            creator=alice, kind="triple-quintzee", seats=2, computers=1, strength="easy"
+        )
+        people = services.game_create(creator=alice, kind="painted-dicez", seats=2)
+        services.game_join(game_id=people.pk, user=bob)
+        services.game_start(game_id=people.pk, user=alice)
+        return solo, robots, people
+
+    solo, robots, people = off_loop(games)
+    page = open_as(alice, DESKTOP if device == "desktop" else PHONE, scheme)
+    for path in ("/", "/games/mine/"):
+        page.goto(path)
+        expect(page.locator("#notices")).to_have_attribute("data-count", "1")  # the feed has come
+        waiting = page.locator("[data-live-turns]")
+        expect(waiting).to_contain_text(f"Painted DiceZ #{people.pk}")
+        expect(waiting).not_to_contain_text(f"#{solo.pk}")
+        expect(waiting).not_to_contain_text(f"#{robots.pk}")
+        expect(page.locator("#notices .notices-count")).to_have_text("1")
+        assert axe_violations(page) == []
+    page.goto("/games/mine/")
+    expect(page.locator("main")).to_contain_text(f"Triple Quintzee #{robots.pk}")  # still in progress
+    _shot(page, f"your-turn-mine-{device}-{language}-{scheme}")

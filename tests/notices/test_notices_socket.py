@@ -88,7 +88,10 @@ async def test_start_and_every_turn_reach_the_players_headers_and_nobody_elses(m
 
         # bob opens the list: the notice is seen, the turn stays until he moves.
         await headers["bob"].comm.send_json_to({"type": "seen", "ids": [bob_feed["notices"][0]["id"]]})
-        assert (await headers["bob"].next())["count"] == 1
+        after = await headers["bob"].next()
+        assert after["count"] == 1
+        # Read, not gone (issue 32): the list still holds it.
+        assert [(n["id"], n["seen"]) for n in after["notices"]] == [(bob_feed["notices"][0]["id"], True)]
     finally:
         for h in headers.values():
             await h.comm.disconnect()

@@ -208,3 +208,70 @@ def test_a_player_no_mail_can_reach_is_skipped_after_the_limit(make_user):
     long_ago = timezone.now() - timedelta(minutes=5)
     Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago, started_at=long_ago)
     services.game_apply_action(game_id=game.pk, user=ann, client_id="s1", action={"type": "skip"})
+
+
+# --- nobody waits (issue 32): no turn e-mail, no "your turn" where no other person sits --------------
+
+
+def test_a_solo_game_left_during_ones_turn_promises_no_mail(make_user):
+    from games.live import presence
+
+    ann = make_user("ann", email="ann@example.com")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=1)
+    Connection.objects.create(game=game, user=ann, channel_name="ann.solo", seen_at=timezone.now())
+    presence.connection_close(channel_name="ann.solo", user=ann)
+    worker()
+    assert not TurnMail.objects.exists()
+    assert not mail.outbox
+
+
+def test_a_game_against_computers_only_mails_nobody(make_user, settings):
+    """The computers' moves hand the turn back to a person away from the table: nobody waits for her."""
+    settings.TURN_MAIL_DAYS_AFTER = 0
+    ann = make_user("ann", email="ann@example.com")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=3, computers=2, strength="easy")
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+    end_turn(game, ann)  # the turn passes to the computers, who play it in the worker, then back to ann
+    worker()
+    game.refresh_from_db()
+    assert game.current_player == "ann" and game.seq > 2
+    assert not TurnMail.objects.exists()
+    assert not mail.outbox
+
+
+def test_a_turn_mail_is_still_promised_when_a_person_waits_beside_computers(make_user):
+    ann = make_user("ann", email="ann@example.com")
+    bob = make_user("bob", email="bob@example.com")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=3, computers=1, strength="easy")
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    game = Game.objects.get(pk=game.pk)
+    TurnMail.objects.all().delete()  # ann's first turn's
+    end_turn(game, ann)  # nobody watching: the computer plays at once
+    worker()  # the computer in seat 1 plays, and hands the turn to bob, who is away
+    assert Game.objects.get(pk=game.pk).current_player == "bob"
+    (promised,) = TurnMail.objects.all()
+    assert promised.user == bob
+
+
+def test_your_turn_lists_only_games_where_another_person_waits(make_user):
+    from games.tables import lobby
+    from notices import feed
+
+    ann = make_user("ann", email="ann@example.com")
+    bob = make_user("bob", email="bob@example.com")
+    solo = services.game_create(creator=ann, kind="farkle", seats=1)
+    robots = services.game_create(creator=ann, kind="farkle", seats=2, computers=1, strength="easy")
+    people = services.game_create(creator=ann, kind="farkle", seats=2)
+    services.game_join(game_id=people.pk, user=bob)
+    services.game_start(game_id=people.pk, user=ann)
+    mine = lobby.my_games(ann)
+    assert [g.pk for g in mine["your_turn"]] == [people.pk]
+    assert {g.pk for g in mine["playing"]} == {solo.pk, robots.pk}
+    frame = feed.feed(ann)
+    assert frame["count"] == 1 and [t["game"] for t in frame["turns"]] == [people.pk]
+    # A turn that passes live (the notices socket's own update) files the game the same way.
+    held = feed.read(ann)
+    held.with_turn(feed.Row.of(Game.objects.get(pk=robots.pk)), "ann")
+    assert [r.game for r in held.turns] == [people.pk]
+    assert robots.pk in [r.game for r in held.playing]

@@ -270,6 +270,7 @@ GET_CASES = [
     Case("group-chat-get", url("chat:group_post", group_args), signed_in(405)),
     Case("group-chat-remove-get", url("chat:group_remove", lambda w: [w.group.pk, 1]), signed_in(405)),
     # Notifications: one's own settings; the e-mails' unsubscribe link works with its token alone.
+    Case("notices", url("notices:list"), signed_in(200)),
     Case("notice-settings", url("notices:settings"), signed_in(200)),
     Case("unsubscribe-bad-token", url("notices:unsubscribe", lambda w: ["not-a-token"]), roles(400)),
     Case("unsubscribe", url("notices:unsubscribe", lambda w: [w.unsubscribe_token]), roles(200)),

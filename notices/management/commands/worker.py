@@ -14,7 +14,12 @@ once per game, a sweep only does what is due, a turn e-mail's row is locked whil
 task that a stopped worker left "running" is marked failed and its work done again: at start, every
 such row (the worker that ran it is gone, or, with several workers, is still running it and the work
 is done twice, to the same effect); after a fault, this worker's own. A task that a database error
-failed while the worker stayed up (the fault broke one of its transactions) is enqueued again."""
+failed while the worker stayed up (the fault broke one of its transactions) is enqueued again.
+
+Quiet by default (issue 32): at the default verbosity db_worker logs every task it runs at INFO, a
+sweep's two lines every few seconds, which buried the e-mails that `make run` prints to the same
+console. Here verbosity 1 logs the tasks' warnings and failures only; -v 2 logs every task as db_worker
+does at 1, -v 3 adds its debugging lines; -v 0 silences it as db_worker does."""
 
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks.base import TaskResultStatus
 from django_tasks.signals import task_finished
+from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 from django_tasks_db.models import DBTaskResult
 
 from coach import tasks as coach_tasks
@@ -45,6 +51,20 @@ FAULT_PATHS = {f"{fault.__module__}.{fault.__qualname__}" for fault in DATABASE_
 # A task broken by a database fault runs again after this long (seconds): soon, but not in a tight
 # loop should the fault last (each kind's sweep would ask for it again anyway, only later).
 REDO_AFTER = timedelta(seconds=1)
+
+
+# The two loggers db_worker sets the level of (django_tasks' own, and the database backend's).
+TASK_LOGGERS = ("django_tasks", "django_tasks_db")
+
+
+class QuietDbWorker(DbWorkerCommand):
+    """db_worker with its log one step quieter: its 1 (every task at INFO) is our 2."""
+
+    def configure_logging(self, verbosity: int) -> None:
+        super().configure_logging(max(verbosity - 1, 0) if verbosity > 1 else verbosity)
+        if verbosity == 1:
+            for name in TASK_LOGGERS:
+                logging.getLogger(name).setLevel(logging.WARNING)
 
 
 class WorkerStopped(Exception):
@@ -106,7 +126,7 @@ class Command(BaseCommand):
                 # Never with the autoreloader (DEBUG's default): it runs the worker in a thread, whose
                 # death on a fault left the process up, running nothing.
                 call_command(
-                    "db_worker",
+                    QuietDbWorker(),
                     batch=batch,
                     interval=settings.WORKER_POLL_INTERVAL,
                     reload=False,
