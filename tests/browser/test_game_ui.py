@@ -182,7 +182,7 @@ def test_painted_dicez_two_players(make_user, play, dice, shot):
     cell(p2, "reds").click()
     expect(score_of(p1, "bob")).to_have_text("30")
     p1.click("#g-board button[data-player='bob']")
-    expect(p1.locator("#g-board tr.sum-row", has_text="Colour subtotal").locator("td")).to_have_text("30")
+    expect(p1.locator("#g-board tr.sum-row", has_text="Color subtotal").locator("td")).to_have_text("30")
 
 
 def test_farkle_two_players(make_user, play, dice, shot):

@@ -260,7 +260,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(ann).to_have_url(re.compile(rf"{group_path}$"))
     board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
     expect(board.locator("tbody tr")).to_have_count(1)
-    expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
+    expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile(r"^Game #\d+")])
     expect(ann.locator("main")).to_contain_text("ann vs bob")
     check_axe(ann, "group page with results")
     screens(ann, snap, "group-leaderboard")
@@ -300,7 +300,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(bob).to_have_url(re.compile(r"/highscores/\?kind=farkle&goal=3000"))
     rows = bob.locator("#highscores tbody tr")
     expect(rows).to_have_count(1)
-    expect(rows.first.locator("td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
+    expect(rows.first.locator("td")).to_have_text(["1", "ann", "2", "3700", re.compile(r"^Game #\d+")])
     check_axe(bob, "high scores, Farkle goal 3000")
     snap(bob, "farkle-high-scores")
 
@@ -718,7 +718,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
         expect(card.locator("tr.sum-row", has_text="Upper bonus (63+)").locator("td")).to_have_text(
             str(upper_bonus)
         )
-        expect(card.locator("tr.sum-row", has_text="Colour bonus (63+)").locator("td")).to_have_text(
+        expect(card.locator("tr.sum-row", has_text="Color bonus (63+)").locator("td")).to_have_text(
             str(colour_bonus)
         )
         expect(card.locator("tfoot")).to_contain_text(str(total))

@@ -291,3 +291,27 @@ def test_a_refused_form_is_branded_too(ann):
     assert response.status_code == 403
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
     assert "This form could not be sent" in text and "DiceHall" in text
+
+
+# --- words as the rule sheets and players say them (issue 32, point 9) ----------------------------
+
+
+def test_a_list_of_players_has_no_space_before_its_commas(client, ann, bob):
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    client.force_login(ann)
+    text = _text(client.get(reverse("games:mine")))
+    assert "ann, bob" in text and "ann , bob" not in text
+
+
+def test_painted_dicez_card_spells_color_as_its_rule_sheet_does():
+    labels = [row["label"] for row in painted_dicez.SHEET["rows"] if "label" in row]
+    assert "4 of a Color" in labels and "Color subtotal" in labels and "Color bonus (63+)" in labels
+    assert not [label for label in labels if "Colour" in label]
+
+
+def test_a_leaderboard_names_the_game_it_links_to(client, ann, bob, scripted_dice):
+    game = farkle_game(ann, bob, scripted_dice)
+    client.force_login(ann)
+    page = client.get(reverse("highscores") + "?kind=farkle&goal=3000").content.decode()
+    assert f'">Game #{game.pk}</a>' in page and ">multiplayer<" not in page

@@ -114,7 +114,12 @@ class CardPlay extends GameView {
   turnHint() {
     const made = this.app.state.roll;
     if (made === 0) return gettext('Roll the dice to start your turn.');
-    if (made < this.sheet.rolls) return gettext('Click dice to hold them and roll again, or choose a box on your card.');
+    if (made < this.sheet.rolls) {
+      // A finger taps and a mouse clicks: the hint names what the player does.
+      return matchMedia('(pointer: coarse)').matches
+        ? gettext('Tap dice to hold them and roll again, or choose a box on your card.')
+        : gettext('Click dice to hold them and roll again, or choose a box on your card.');
+    }
     return gettext('Choose a box on your card for these dice.');
   }
 
