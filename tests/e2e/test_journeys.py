@@ -106,7 +106,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     ann.get_by_role("link", name="New group game").click()
     check_axe(ann, "lobby")
     game_path = ui.fill_lobby(
-        ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice", named="Farkle (3000)"
+        ann, "Farkle (10000)", seats=2, goal="3000", group="Friday Dice", named="Farkle (3000)"
     )
     expect(ann.locator(".game-head")).to_contain_text("Group Friday Dice · Goal 3000 · 6 dice")
     link = ui.invite_link(ann)
