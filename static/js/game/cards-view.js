@@ -195,9 +195,11 @@ class CardPlay extends GameView {
     if (!this.app.myTurn || this.viewed !== this.app.me || name == null) return;
     const sel = this.selected;
     const again = sel?.name === name && sel.column === column;
-    // No event: Enter, which scores at once.
+    // No event: Enter on a box the player moved the focus to, which scores at once. A tap marks the
+    // box first; so does a click unless the player chose to score with one (their profile).
     const pointer = event ? event.pointerType || this.lastPointer : '';
-    if (TWO_TAPS.has(pointer) && entry && !again) return this.#select({ name, column, entry });
+    const quick = this.app.root.dataset.quickScoring === 'true' && !TWO_TAPS.has(pointer);
+    if (event && !quick && entry && !again) return this.#select({ name, column, entry });
     this.#score(name, column);
   }
 
