@@ -35,6 +35,7 @@ def test_a_click_marks_the_box_and_the_score_button_scores_it(open_as, make_user
     cell(page, "large_straight", 3).click()
     expect(cell(page, "large_straight", 3)).to_have_class(SELECTED)
     expect(page.locator("#score-button")).to_have_text("Score 120")
+    expect(page.locator("#g-hint")).to_contain_text("Click it again or press Score to choose it.")
     _shot(page, f"score-confirm-1280-{scheme}")
     page.locator("#score-cancel").click()  # changed her mind: nothing was sent
     expect(cell(page, "large_straight", 3)).not_to_have_class(SELECTED)

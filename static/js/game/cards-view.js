@@ -126,10 +126,11 @@ class CardPlay extends GameView {
   pointedHint() {
     const card = this.app.state.cards[this.viewed];
     const sel = this.selected;
-    if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, 'tap');
+    if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, TWO_TAPS.has(sel.pointer) ? 'tap' : 'again');
     const p = this.pointing;
     // Watching another player's dice: what they would score, with nothing to choose.
-    const how = this.app.myTurn && this.viewed === this.app.me ? 'click' : 'watch';
+    const quick = this.app.root.dataset.quickScoring === 'true';
+    const how = this.app.myTurn && this.viewed === this.app.me ? (quick ? 'click' : 'mark') : 'watch';
     return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column, how) : null;
   }
 
@@ -199,7 +200,7 @@ class CardPlay extends GameView {
     // box first; so does a click unless the player chose to score with one (their profile).
     const pointer = event ? event.pointerType || this.lastPointer : '';
     const quick = this.app.root.dataset.quickScoring === 'true' && !TWO_TAPS.has(pointer);
-    if (event && !quick && entry && !again) return this.#select({ name, column, entry });
+    if (event && !quick && entry && !again) return this.#select({ name, column, entry, pointer });
     this.#score(name, column);
   }
 
