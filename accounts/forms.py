@@ -27,7 +27,7 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "theme")
+        fields = ("display_name", "email", "theme", "quick_scoring")
         widgets = {"theme": forms.RadioSelect}
         help_texts = {"theme": _("Follow the device: light or dark as your phone or computer is set.")}
 

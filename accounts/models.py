@@ -24,6 +24,13 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
+    # A click on a box of the card scores it at once; off (the default), a click marks the box and a
+    # second click, or the Score button, scores it, as a tap always does: a stray click costs no box.
+    quick_scoring = models.BooleanField(
+        _("score with one click"),
+        default=False,
+        help_text=_("A click on a box scores it at once, without the Score button to confirm it."),
+    )
     # A computer player's strength (games.bots.STRENGTHS); empty for a person. Computer players are
     # accounts so that their seats, moves, results and statistics are kept like anyone's.
     computer = models.CharField(max_length=8, blank=True, default="")

@@ -45,6 +45,9 @@ def _note(d: dict) -> dict:
     """A decision as the page shows it, its words in the active language (a review written before
     decisions kept their messages keeps its English)."""
     return {
+        # Reviews written before decisions kept them have neither: the page then names the step.
+        "turn": d.get("turn"),
+        "roll": d.get("roll"),
         "cost": d["cost"],
         "accuracy": d["accuracy"],
         "text": _words(d, "say", "text"),

@@ -26,7 +26,9 @@ def seat_decisions(game: Game) -> dict[int, list[dict]]:
     states = game_replay_states(game)
     seats = {s.pk: s for s in game.seats.select_related("user")}
     out: dict[int, list[dict]] = {pk: [] for pk, s in seats.items() if not s.user.computer}
-    for logged in game.actions.order_by("seq").only("seq", "seat_id", "action"):
+    logged_actions = list(game.actions.order_by("seq").only("seq", "seat_id", "action"))
+    where = _turns_and_rolls(game, states, logged_actions, seats)
+    for logged in logged_actions:
         if logged.seat_id not in out:
             continue
         before = states[logged.seq - 1]
@@ -34,9 +36,12 @@ def seat_decisions(game: Game) -> dict[int, list[dict]]:
         if not judge.judged(game.kind, before, player, logged.action):
             continue
         j = judge.judge(game.kind, before, logged.action, game.options)
+        turn, roll = where[logged.seq]
         out[logged.seat_id].append(
             {
                 "seq": logged.seq,
+                "turn": turn,
+                "roll": roll,
                 "action": j.action,
                 "text": j.text,
                 "expert": j.expert,
@@ -50,6 +55,31 @@ def seat_decisions(game: Game) -> dict[int, list[dict]]:
             }
         )
     return out
+
+
+def _turns_and_rolls(game: Game, states: list, logged_actions: list, seats: dict) -> dict[int, tuple]:
+    """seq -> (turn, roll) as the player to move counts them: their own turns (the first is 1) and
+    the rolls already made in this one. The engines' shared `turn` counter (games/rules/turns.py)
+    counts every seat's turns together, which is not what a player counts."""
+    engine = game.engine
+    own_turns: dict[int, int] = {}
+    counted: dict[int, int] = {}  # seat -> the shared turn number of its latest turn
+    rolls, turn_of_rolls = 0, None
+    where = {}
+    for logged in logged_actions:
+        before = states[logged.seq - 1]
+        if before.get("turn") != turn_of_rolls:
+            rolls, turn_of_rolls = 0, before.get("turn")
+        seat = logged.seat_id
+        if engine.current_player(before) == seats[seat].user.username and counted.get(seat) != before.get(
+            "turn"
+        ):
+            counted[seat] = before.get("turn")
+            own_turns[seat] = own_turns.get(seat, 0) + 1
+        where[logged.seq] = (own_turns.get(seat), rolls)
+        if logged.action.get("type") == "roll":
+            rolls += 1
+    return where
 
 
 def review_game(*, game_id: int) -> str:

@@ -27,6 +27,40 @@ def figure(value: Any) -> Any:
     return number(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
+MINUTE, HOUR, DAY = 60, 3600, 86400
+
+
+def _counted(seconds: float, size: int) -> int | None:
+    """How many of the unit ``size`` say ``seconds``: a whole number of them, or two or more."""
+    if seconds >= 2 * size or (seconds >= size and seconds % size == 0):
+        return round(seconds / size)
+    return None
+
+
+def duration(seconds: float) -> str:
+    """A span of time in words, in the largest unit that says it well: "1 day", "23 hours",
+    "2 minutes", "90 seconds"."""
+    seconds = max(0, round(seconds))
+    if (n := _counted(seconds, DAY)) is not None:
+        return ngettext("%(count)s day", "%(count)s days", n) % {"count": number(n)}
+    if (n := _counted(seconds, HOUR)) is not None:
+        return ngettext("%(count)s hour", "%(count)s hours", n) % {"count": number(n)}
+    if (n := _counted(seconds, MINUTE)) is not None:
+        return ngettext("%(count)s minute", "%(count)s minutes", n) % {"count": number(n)}
+    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": number(seconds)}
+
+
+class Duration:
+    """Seconds that a sentence says in words when it is said, in its reader's language (services raise
+    their sentences on threads that know no reader: games.errors)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        return duration(self.seconds)
+
+
 def _names(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)

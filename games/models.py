@@ -91,6 +91,17 @@ class Game(models.Model):
         return declare.option_text(self.engine, self.options, gettext, i18n.figure)
 
     @property
+    def pace_text(self) -> str:
+        """How the table plays, with its turn limit in words ("Played over days: 1 day per turn");
+        "" for a solo game, where nobody waits for anyone."""
+        if self.is_solo:
+            return ""
+        limit = i18n.duration(self.absence_limit)
+        if self.pace == self.Pace.DAYS:
+            return gettext("Played over days: %(limit)s per turn") % {"limit": limit}
+        return gettext("Live: a player away for %(limit)s may be skipped") % {"limit": limit}
+
+    @property
     def current_player(self) -> str | None:
         """Whose turn it is in a game being played (the engine says), else None."""
         if self.status != self.Status.PLAYING or not self.state:

@@ -38,7 +38,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
+from games import i18n, rules
 from games.computers import PLAY_TASK
 from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
@@ -367,10 +367,13 @@ def _check_absent(game: Game, sender: Mover, now) -> Decision:
     if away < game.absence_limit:
         wait = int(game.absence_limit - away) + 1
         raise InvalidAction(
-            _("%(player)s is still in the game; you may skip their turn after %(wait)s more seconds away."),
+            _(
+                "%(player)s is still in the game; you may skip their turn once they have been away "
+                "%(wait)s longer."
+            ),
             "not_absent",
             player=current,
-            wait=wait,
+            wait=i18n.Duration(wait),
         )
     if not reached:
         # A turn is never taken from a player who was not told of it (notices.TurnMail).

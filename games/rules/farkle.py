@@ -550,7 +550,8 @@ options = (
     Option(
         "goal",
         gettext_noop("Farkle goal"),
-        ((10000, gettext_noop("10,000")), (5000, gettext_noop("5,000")), (3000, gettext_noop("3,000"))),
+        # Written as English pages write every figure (games.i18n.number), and as the game is named.
+        ((10000, gettext_noop("10000")), (5000, gettext_noop("5000")), (3000, gettext_noop("3000"))),
         GOALS[0],
         text=gettext_noop("Goal {value}"),
         separates_results=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games import catalogue
@@ -64,6 +65,9 @@ class GameCreateForm(forms.Form):
         choices=ABSENCE_CHOICES,
         coerce=int,
         initial=120,
+        # Left out (the page leaves out what does not apply: a solo game, one over days): the default.
+        required=False,
+        empty_value=None,
         label=_("Time to wait for an absent player"),
         help_text=_("After this long away, the others may skip the absent player's turn."),
     )
@@ -87,6 +91,11 @@ class GameCreateForm(forms.Form):
         # The engines' options go after the number of seats, where the page has always shown them.
         fields = list(self.fields.items())
         self.fields = dict(fields[:2] + list(_option_fields().items()) + fields[2:])
+        # What applies only to a table with other players, and only to a live one: the page shows
+        # these fields while it does (static/js/new-game.js).
+        for name in ("computers", "strength", "pace", "group"):
+            self.fields[name].widget.attrs["data-needs"] = "others"
+        self.fields["absence_limit"].widget.attrs["data-needs"] = "others live"
         self.fields["group"].choices = [
             ("", _("No group: anyone may join")),
             *((g.pk, g.name) for g in groups),
@@ -97,7 +106,17 @@ class GameCreateForm(forms.Form):
         pace = self.cleaned_data["pace"] or "live"
         if pace.startswith("days-"):
             return "days", int(pace.removeprefix("days-")) * 86_400
-        return "live", self.cleaned_data["absence_limit"]
+        return "live", self.cleaned_data["absence_limit"] or settings.GAME_DEFAULT_ABSENCE_LIMIT
+
+    def option_widgets(self, prefix: str) -> list[tuple]:
+        """The engines' option fields again for another form on the page (the quick game against the
+        computer): (label, id, the select with that id), each showing for its games only."""
+        out = []
+        for name in _option_fields():
+            bound = self[name]
+            field_id = f"{prefix}-{name}"
+            out.append((bound.label, field_id, bound.as_widget(attrs={"id": field_id})))
+        return out
 
     def engine_options(self) -> dict:
         """The chosen game's options, each its default when left out."""

@@ -51,9 +51,18 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
     if request.GET.get("seats", "").isdigit():
         initial["seats"] = int(request.GET["seats"])
     form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
-    return render(
-        request, "games/lobby.html", {"form": form, "open_games": lobby.open_games_for(request.user)}
-    )
+    return _lobby(request, form)
+
+
+def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
+    seats = form["seats"].value()
+    context = {
+        "form": form,
+        "open_games": lobby.open_games_for(request.user),
+        "computer_options": form.option_widgets("computer"),
+        "solo": str(seats) == "1",
+    }
+    return render(request, "games/lobby.html", context, status=status)
 
 
 @login_required
@@ -62,12 +71,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     groups = list(_groups_of(request.user))
     form = GameCreateForm(request.POST, groups=groups)
     if not form.is_valid():
-        return render(
-            request,
-            "games/lobby.html",
-            {"form": form, "open_games": lobby.open_games_for(request.user)},
-            status=400,
-        )
+        return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
     try:
@@ -84,12 +88,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         )
     except GameError as exc:
         form.add_error(None, exc.message)
-        return render(
-            request,
-            "games/lobby.html",
-            {"form": form, "open_games": lobby.open_games_for(request.user)},
-            status=400,
-        )
+        return _lobby(request, form, status=400)
     return redirect("games:detail", game_id=game.pk)
 
 

@@ -36,6 +36,23 @@ export function decimal(value, digits = 1) {
   return Number(value).toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+const MINUTE = 60, HOUR = 3600, DAY = 86400;
+
+// How many of a unit say `seconds`: a whole number of them, or two or more (games/i18n.py's duration).
+function counted(seconds, size) {
+  return seconds >= 2 * size || (seconds >= size && seconds % size === 0) ? Math.round(seconds / size) : null;
+}
+
+/** A span of time in words, in the largest unit that says it well: "1 day", "23 hours", "90 seconds". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  let n;
+  if ((n = counted(s, DAY)) !== null) return fmt(ngettext('%(count)s day', '%(count)s days', n), { count: number(n) });
+  if ((n = counted(s, HOUR)) !== null) return fmt(ngettext('%(count)s hour', '%(count)s hours', n), { count: number(n) });
+  if ((n = counted(s, MINUTE)) !== null) return fmt(ngettext('%(count)s minute', '%(count)s minutes', n), { count: number(n) });
+  return fmt(ngettext('%(count)s second', '%(count)s seconds', s), { count: number(s) });
+}
+
 function names(words) {
   if (words.length <= 1) return words.join('');
   return fmt(gettext(catalogue.messages['list.and']), { first: words.slice(0, -1).join(', '), last: words.at(-1) });

@@ -61,7 +61,7 @@ function coachText(n) {
   // The moves' words are the page's language already (coach.selectors).
   const said = { player: note.player, move: note.text, expert: note.expert_text, cost: decimal(note.cost) };
   if (note.best) return fmt(gettext("Coach: %(player)s played the expert's choice (%(expert)s)."), said);
-  return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (+%(cost)s expected)."), said);
+  return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s expected points)."), said);
 }
 
 data.entries.forEach((entry, i) => {

@@ -56,11 +56,11 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
     page = open_as(ann, DESKTOP)
     page.goto(f"/games/{game.pk}/")
     expect(page.locator("#roll-button")).to_be_enabled()
-    hint(page, re.compile(r"^Expert: roll the dice: nothing to choose yet \(757\.0 expected"))
+    hint(page, re.compile(r"^Expert: roll the dice: nothing to choose yet \(757\.0 points expected"))
     page.click("#roll-button")
     expect(die(page, 6)).to_have_attribute("aria-label", "Die 6: three")
     expect(page.locator("#hint-text")).to_have_text("")  # the old hint went with its state
-    hint(page, "Expert: set aside 1 1 1 5 and bank 1050 (1050.0 expected)")
+    hint(page, "Expert: set aside 1 1 1 5 and bank 1050 (1050.0 points expected)")
     snap(page, "hint-bank-1050-1280-light")
     for n in (1, 2, 3):  # the player banks 1000, leaving the 5
         die(page, n).click()
@@ -89,10 +89,17 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
     page.locator("#replay-log li[data-step='2']").click()
     expect(page.locator("#replay-coach")).to_have_text(
         "Coach: ann chose to set aside 1 1 1 and bank 1000. "
-        "Expert: set aside 1 1 1 5 and bank 1050 (+50.0 expected)."
+        "Expert: set aside 1 1 1 5 and bank 1050 (\u221250.0 expected points)."
     )
     page.locator("#replay-log li[data-step='3']").click()
     expect(page.locator("#replay-coach")).to_have_text("Coach: no decision at this step.")
+    # The costliest decision as the player counts it: their first turn, after its first roll.
+    worst = page.locator("#coach-review .coach-worst li")
+    expect(worst).to_have_text(
+        "Turn 1, roll 1: set aside 1 1 1 and bank 1000. Expert: set aside 1 1 1 5 and bank 1050"
+        " (\u221250.0 expected points)"
+    )
+    expect(page.locator("#coach-review")).to_contain_text("It is not taken from anyone's score")
     page.locator("#coach-review button[data-goto-step='2']").click()
     expect(page.locator("#replay-position")).to_have_text("Step 2 of 5")
     wait_for_disconnects()
@@ -102,7 +109,7 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
             replay = open_as(ann, options, scheme)
             replay.goto(f"/games/{game.pk}/replay/")
             replay.locator("#replay-log li[data-step='2']").click()
-            expect(replay.locator("#replay-coach")).to_contain_text("(+50.0 expected)")
+            expect(replay.locator("#replay-coach")).to_contain_text("(\u221250.0 expected points)")
             snap(replay, f"replay-review-{device}-{scheme}")
             stats = open_as(ann, options, scheme)
             stats.goto("/players/ann/?kind=farkle&goal=3000")
@@ -124,7 +131,9 @@ def test_the_hint_on_a_phone(ann, open_as, dice, scheme):  # noqa: F811 - the fi
     page.locator("#roll-button").tap()
     expect(die(page, 1)).to_have_attribute("aria-label", "Die 1: five")
     page.locator("#hint-button").tap()
-    expect(page.locator("#hint-text")).to_have_text("Expert: set aside 5 5 5 and bank 500 (500.0 expected)")
+    expect(page.locator("#hint-text")).to_have_text(
+        "Expert: set aside 5 5 5 and bank 500 (500.0 points expected)"
+    )
     snap(page, f"hint-phone-{scheme}")
     desktop = open_as(ann, DESKTOP, scheme)
     desktop.goto(f"/games/{game.pk}/")

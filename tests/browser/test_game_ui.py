@@ -24,6 +24,7 @@ from tests.browser.helpers import (
     cell,
     die,
     off_loop,
+    score_box,
     score_of,
     screens,
     wait_for_disconnects,
@@ -97,6 +98,7 @@ def test_triple_quintzee_two_players(make_user, play, dice, shot):
     expect(p1.locator("#g-hint")).to_contain_text("in column 3 (right-most rule)")
     screens(p1, shot, "triple-quintzee")
     full_house.click()
+    p1.locator("#score-button").click()
 
     expect(score_of(p2, "ann")).to_have_text("75")
     expect(p2.locator("#g-log")).to_contain_text("ann scored 25 in Full House, column 3.")
@@ -104,7 +106,7 @@ def test_triple_quintzee_two_players(make_user, play, dice, shot):
 
     p2.click("#roll-button")
     expect(die(p1, 5)).to_have_attribute("aria-label", "Die 5: six")
-    cell(p2, "quintzee", 2).click()
+    score_box(p2, "quintzee", 2)
     expect(score_of(p1, "bob")).to_have_text("150")
     expect(p1.locator("#g-turn")).to_contain_text("Your turn")
     p1.click("#g-board button[data-player='bob']")
@@ -137,7 +139,7 @@ def test_triple_yahtzee_99_two_players(make_user, play, dice, shot):
     cell(p1, "three_of_a_kind", 1).hover()
     expect(p1.locator("#g-hint")).to_contain_text("scores 17 \u00d7 1 = 17")
     screens(p1, shot, "triple-yahtzee-99")
-    cell(p1, "three_of_a_kind", 1).click()
+    score_box(p1, "three_of_a_kind", 1)
     expect(score_of(p2, "ann")).to_have_text("17")
     expect(p2.locator("#g-log")).to_contain_text("ann scored 17 in 3 of a Kind, column 1.")
 
@@ -147,7 +149,7 @@ def test_triple_yahtzee_99_two_players(make_user, play, dice, shot):
     p2.click("#roll-button")
     expect(die(p1, 4)).to_have_attribute("aria-label", "Die 4: one")
     expect(cell(p2, "yahtzee", 2)).to_have_text("100")
-    cell(p2, "yahtzee", 2).click()
+    score_box(p2, "yahtzee", 2)
     expect(score_of(p1, "bob")).to_have_text("100")
     p1.click("#g-board button[data-player='ann']")
     # The three-of-a-kind count that decides upgrades: one lower box so far in column 1.
@@ -173,16 +175,16 @@ def test_painted_dicez_two_players(make_user, play, dice, shot):
     expect(cell(p1, "rainbow")).to_have_attribute("aria-label", "Rainbow, empty, would score 40")
     expect(cell(p1, "straight")).to_have_text("40")
     screens(p1, shot, "painted-dicez")
-    cell(p1, "rainbow").click()
+    score_box(p1, "rainbow")
     expect(score_of(p2, "ann")).to_have_text("40")
     expect(p2.locator("#g-log")).to_contain_text("ann scored 40 in Rainbow.")
 
     p2.click("#roll-button")
     expect(die(p1, 3)).to_have_attribute("aria-label", "Die 3: six, red")
-    cell(p2, "reds").click()
+    score_box(p2, "reds")
     expect(score_of(p1, "bob")).to_have_text("30")
     p1.click("#g-board button[data-player='bob']")
-    expect(p1.locator("#g-board tr.sum-row", has_text="Colour subtotal").locator("td")).to_have_text("30")
+    expect(p1.locator("#g-board tr.sum-row", has_text="Color subtotal").locator("td")).to_have_text("30")
 
 
 def test_farkle_two_players(make_user, play, dice, shot):

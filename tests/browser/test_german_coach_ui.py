@@ -58,16 +58,18 @@ def test_a_game_against_the_computer_in_german(ann, open_as, dice):  # noqa: F81
     phone = open_as(ann, PHONE, "dark")
     phone.goto(f"/games/{game.pk}/")
     expect(phone.locator("#g-players")).to_contain_text("Computer · Experte")
-    first = re.compile(r"^Experte: würfeln \u2013 noch gibt es nichts zu entscheiden \(757,0 in diesem Zug")
+    first = re.compile(
+        r"^Experte: würfeln \u2013 noch gibt es nichts zu entscheiden \(757,0 Punkte in diesem Zug"
+    )
     hint(phone, first)
     phone.locator("#roll-button").tap()
     expect(die(phone, 6)).to_have_attribute("aria-label", "Würfel 6: drei")
-    hint(phone, "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (1.050,0 erwartet)")
+    hint(phone, "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (1.050,0 Punkte erwartet)")
     snap(phone, "computer-hint-phone-dark")
     page = open_as(ann, DESKTOP)
     page.goto(f"/games/{game.pk}/")
     expect(die(page, 6)).to_have_attribute("aria-label", "Würfel 6: drei")
-    hint(page, "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (1.050,0 erwartet)")
+    hint(page, "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (1.050,0 Punkte erwartet)")
     no_english(page, "the game page")
     snap(page, "computer-hint-1280-light")
     for n in (1, 2, 3):
@@ -111,10 +113,10 @@ def test_the_review_and_the_accuracy_in_german(ann, open_as, dice, server_env): 
         replay.locator("#replay-log li[data-step='2']").click()
         expect(replay.locator("#replay-coach")).to_have_text(
             "Coach: ann wählte „1 1 1 rauslegen und 1.000 aufschreiben“. "
-            "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (+50,0 erwartet)."
+            "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (\u221250,0 erwartete Punkte)."
         )
         expect(replay.locator("#coach-review .coach-worst")).to_contain_text(
-            "Schritt 2: 1 1 1 rauslegen und 1.000 aufschreiben. Experte: 1 1 1 5 rauslegen"
+            "Zug 1, Wurf 1: 1 1 1 rauslegen und 1.000 aufschreiben. Experte: 1 1 1 5 rauslegen"
         )
         no_english(replay, "the replay")
         snap(replay, f"review-{device}-{scheme}")

@@ -214,7 +214,7 @@ def test_the_host_on_a_phone_shares_the_link_or_selects_it(browser, server, tran
     with phone(browser, server, "ann", init_script=PHONE_ON_PLAIN_HTTP) as ann:
         ui.sign_up(ann, "ann")
         ann.goto("/games/")
-        ui.fill_lobby(ann, "Farkle (10000)", seats=2, goal="3,000", named="Farkle (3000)")
+        ui.fill_lobby(ann, "Farkle (10000)", seats=2, goal="3000", named="Farkle (3000)")
         link = ui.invite_link(ann)
         box = ann.locator("[data-share]")
         box.get_by_role("button", name="Share").tap()

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from games.rules import painted_dicez as pdz
 from games.rules import triple_quintzee as tq
 from games.rules import triple_yahtzee_99 as ty
-from tests.browser.helpers import cell, die, score_of, screens
+from tests.browser.helpers import cell, die, score_box, score_of, screens
 from tests.e2e import ui
 from tests.e2e.axe import check_axe
 
@@ -106,7 +106,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     ann.get_by_role("link", name="New group game").click()
     check_axe(ann, "lobby")
     game_path = ui.fill_lobby(
-        ann, "Farkle (10000)", seats=2, goal="3,000", group="Friday Dice", named="Farkle (3000)"
+        ann, "Farkle (10000)", seats=2, goal="3000", group="Friday Dice", named="Farkle (3000)"
     )
     expect(ann.locator(".game-head")).to_contain_text("Group Friday Dice · Goal 3000 · 6 dice")
     link = ui.invite_link(ann)
@@ -260,7 +260,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(ann).to_have_url(re.compile(rf"{group_path}$"))
     board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
     expect(board.locator("tbody tr")).to_have_count(1)
-    expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
+    expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile(r"^Game #\d+")])
     expect(ann.locator("main")).to_contain_text("ann vs bob")
     check_axe(ann, "group page with results")
     screens(ann, snap, "group-leaderboard")
@@ -300,7 +300,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     expect(bob).to_have_url(re.compile(r"/highscores/\?kind=farkle&goal=3000"))
     rows = bob.locator("#highscores tbody tr")
     expect(rows).to_have_count(1)
-    expect(rows.first.locator("td")).to_have_text(["1", "ann", "2", "3700", re.compile("multiplayer")])
+    expect(rows.first.locator("td")).to_have_text(["1", "ann", "2", "3700", re.compile(r"^Game #\d+")])
     check_axe(bob, "high scores, Farkle goal 3000")
     snap(bob, "farkle-high-scores")
 
@@ -705,7 +705,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
     expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
     check_axe(ann, "Painted DiceZ, rolled")
     check_axe(bob, "Painted DiceZ, the other's turn")
-    cell(ann, turns[0][1], 0).click()
+    score_box(ann, turns[0][1], 0)
     expect(bob.locator("#g-last")).to_have_text(texts[0])
     play_card_game(pages, turns[1:], texts[1:])
     pd_totals = {p: pd_by_hand(p) for p in pages}
@@ -718,7 +718,7 @@ def test_triple_yahtzee_99_and_painted_dicez_played_to_the_end(visit, dice, snap
         expect(card.locator("tr.sum-row", has_text="Upper bonus (63+)").locator("td")).to_have_text(
             str(upper_bonus)
         )
-        expect(card.locator("tr.sum-row", has_text="Colour bonus (63+)").locator("td")).to_have_text(
+        expect(card.locator("tr.sum-row", has_text="Color bonus (63+)").locator("td")).to_have_text(
             str(colour_bonus)
         )
         expect(card.locator("tfoot")).to_contain_text(str(total))
@@ -772,6 +772,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     # ann manages the group in another tab while the game stays open in the first.
     admin = visit.tab(ann, "ann")
     admin.goto(group_path)
+    admin.once("dialog", lambda dialog: dialog.accept())  # "Remove bob from …?"
     admin.get_by_role("button", name="Remove bob").click()
     expect(admin.locator(".messages")).to_contain_text("Member removed.")
     expect(admin.locator(".member-list li")).to_have_text(["ann creator"])
@@ -820,6 +821,7 @@ def test_a_member_removed_while_offline_is_told_why_when_back(visit, dice, snap)
     expect(bob.locator("#g-conn")).to_have_text("Reconnecting…")
     admin = visit.tab(ann, "ann")
     admin.goto(group_path)
+    admin.once("dialog", lambda dialog: dialog.accept())  # "Remove bob from …?"
     admin.get_by_role("button", name="Remove bob").click()
     expect(admin.locator(".messages")).to_contain_text("Member removed.")
 
@@ -854,7 +856,7 @@ def test_a_dropped_connection_catches_up_without_a_reload(visit, dice, snap):
     die(ann, 2).click()
     ann.get_by_role("button", name="Roll 2 of 3").click()
     expect(ann.locator("#roll-count")).to_have_text("2 of 3 rolls used")
-    cell(ann, "full_house", 1).click()
+    score_box(ann, "full_house", 1)
     expect(score_of(ann, "ann")).to_have_text("75")
     expect(bob.locator("#roll-count")).to_have_text("1 of 3 rolls used")  # bob's page cannot know yet
     expect(score_of(bob, "ann")).to_have_text("0")

@@ -20,7 +20,7 @@ from games.rules import painted_dicez as pd
 from games.rules import triple_quintzee as tq
 from games.rules import triple_yahtzee_99 as ty
 from tests.browser.fixtures import SHOTS
-from tests.browser.helpers import cell, die, score_of
+from tests.browser.helpers import cell, die, score_box, score_of
 from tests.e2e import ui
 from tests.e2e.axe import check_axe
 
@@ -236,8 +236,9 @@ def test_triple_yahtzee_99_dice_and_lowest_box_together_on_a_laptop(visit, dice,
     assert_together(page, box)
     snap(page, "lowest-box-pointed")
     shot(page, "triple-yahtzee-99-1280")
-    # A mouse still scores at one click, after the hover's preview.
+    # A click after the hover's preview marks the box; the Score button scores it.
     box.click()
+    page.locator("#score-button").click()
     expect(score_of(page, "lara")).to_have_text("81")
 
 
@@ -292,7 +293,7 @@ def test_your_card_stays_in_sight_and_refusals_go_away(visit, dice, snap):
 
     ann.locator("#roll-button").click()
     expect(ann.locator("#roll-count")).to_have_text("1 of 3 rolls used")
-    cell(ann, "large_straight", 1).click()  # a mouse scores at one click
+    score_box(ann, "large_straight", 1)  # a click marks the box, the Score button scores it
     expect(score_of(bob, "ann")).to_have_text("120")
 
     # Her own card, with the box she filled, until bob rolls; his card beside it.

@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.helpers import cell
+from tests.browser.helpers import score_box
 
 PASSWORD = "six-dice-and-a-cup"
 
@@ -147,4 +147,4 @@ def roll_and_score(page: Page, box: str, column: int) -> None:
     expect(page.locator("#roll-count")).to_have_text("Not rolled yet")
     page.keyboard.press("Space")
     expect(page.locator("#roll-count")).to_have_text("1 of 3 rolls used")
-    cell(page, box, column).click()
+    score_box(page, box, column)

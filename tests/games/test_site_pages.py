@@ -10,9 +10,11 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from django.views.defaults import permission_denied, server_error
 
-from games import catalogue
+from games import catalogue, i18n
+from games.errors import GameError
 from games.models import Game
 from games.rules import declare, farkle, painted_dicez, triple_quintzee
 from games.tables import services
@@ -291,3 +293,65 @@ def test_a_refused_form_is_branded_too(ann):
     assert response.status_code == 403
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
     assert "This form could not be sent" in text and "DiceHall" in text
+
+
+# --- words as the rule sheets and players say them (issue 32, point 9) ----------------------------
+
+
+def test_a_list_of_players_has_no_space_before_its_commas(client, ann, bob):
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    client.force_login(ann)
+    text = _text(client.get(reverse("games:mine")))
+    assert "ann, bob" in text and "ann , bob" not in text
+
+
+def test_painted_dicez_card_spells_color_as_its_rule_sheet_does():
+    labels = [row["label"] for row in painted_dicez.SHEET["rows"] if "label" in row]
+    assert "4 of a Color" in labels and "Color subtotal" in labels and "Color bonus (63+)" in labels
+    assert not [label for label in labels if "Colour" in label]
+
+
+def test_a_leaderboard_names_the_game_it_links_to(client, ann, bob, scripted_dice):
+    game = farkle_game(ann, bob, scripted_dice)
+    client.force_login(ann)
+    page = client.get(reverse("highscores") + "?kind=farkle&goal=3000").content.decode()
+    assert f'">Game #{game.pk}</a>' in page and ">multiplayer<" not in page
+
+
+# --- a game's pace and waits in words (issue 32, point 4) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [(1, "1 second"), (90, "90 seconds"), (120, "2 minutes"), (3600, "1 hour"), (5400, "90 minutes"),
+     (86399, "24 hours"), (86400, "1 day"), (3 * 86400, "3 days")],
+)  # fmt: skip
+def test_durations_in_words(seconds, words):
+    assert i18n.duration(seconds) == words
+
+
+def test_a_refused_skip_says_the_wait_in_words(ann, bob):
+    game = services.game_create(creator=ann, kind="farkle", seats=2, pace=Game.Pace.DAYS, absence_limit=86400)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    with pytest.raises(GameError) as refused:
+        services.game_apply_action(game_id=game.pk, user=bob, client_id="skip-1", action={"type": "skip"})
+    # A moment after the turn began: the whole day, or a second less.
+    assert re.search(r"once they have been away (1 day|24 hours) longer\.$", refused.value.message)
+    with translation.override("de"):
+        assert re.search(r"noch (1 Tag|24 Stunden) länger weg ist\.$", refused.value.message)
+
+
+def test_the_game_page_says_its_pace(client, ann, bob):
+    days = services.game_create(
+        creator=ann, kind="farkle", seats=2, pace=Game.Pace.DAYS, absence_limit=172800
+    )
+    live = services.game_create(creator=ann, kind="farkle", seats=2, absence_limit=120)
+    solo = services.game_create(creator=ann, kind="farkle", seats=1)
+    client.force_login(ann)
+    assert "Played over days: 2 days per turn" in _text(client.get(reverse("games:detail", args=[days.pk])))
+    assert "Live: a player away for 2 minutes may be skipped" in _text(
+        client.get(reverse("games:detail", args=[live.pk]))
+    )
+    assert 'id="game-pace"' not in client.get(reverse("games:detail", args=[solo.pk])).content.decode()

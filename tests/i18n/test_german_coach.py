@@ -47,7 +47,8 @@ def test_a_review_is_said_in_the_language_of_the_page(make_user, scripted_dice):
     page = german(ann).get(url).content.decode()
     assert "Auswertung des Coachs" in page and "Beendet" in page  # the game's status too
     assert "1 1 1 rauslegen und 1.000 aufschreiben. Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben" in page
-    assert "(+50,0 erwartet)" in page
+    assert "(\u221250,0 erwartete Punkte)" in page
+    assert "Zug 1, Wurf 1" in page  # as the player counts, not the log's step 2
     step = coach_data(page)["2"]
     assert (step["text"], step["expert_text"]) == (
         "1 1 1 rauslegen und 1.000 aufschreiben",

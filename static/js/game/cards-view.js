@@ -114,17 +114,23 @@ class CardPlay extends GameView {
   turnHint() {
     const made = this.app.state.roll;
     if (made === 0) return gettext('Roll the dice to start your turn.');
-    if (made < this.sheet.rolls) return gettext('Click dice to hold them and roll again, or choose a box on your card.');
+    if (made < this.sheet.rolls) {
+      // A finger taps and a mouse clicks: the hint names what the player does.
+      return matchMedia('(pointer: coarse)').matches
+        ? gettext('Tap dice to hold them and roll again, or choose a box on your card.')
+        : gettext('Click dice to hold them and roll again, or choose a box on your card.');
+    }
     return gettext('Choose a box on your card for these dice.');
   }
 
   pointedHint() {
     const card = this.app.state.cards[this.viewed];
     const sel = this.selected;
-    if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, 'tap');
+    if (sel && card) return landingHint(this.sheet, card, sel.entry, sel.column, TWO_TAPS.has(sel.pointer) ? 'tap' : 'again');
     const p = this.pointing;
     // Watching another player's dice: what they would score, with nothing to choose.
-    const how = this.app.myTurn && this.viewed === this.app.me ? 'click' : 'watch';
+    const quick = this.app.root.dataset.quickScoring === 'true';
+    const how = this.app.myTurn && this.viewed === this.app.me ? (quick ? 'click' : 'mark') : 'watch';
     return p?.entry && card ? landingHint(this.sheet, card, p.entry, p.column, how) : null;
   }
 
@@ -190,9 +196,11 @@ class CardPlay extends GameView {
     if (!this.app.myTurn || this.viewed !== this.app.me || name == null) return;
     const sel = this.selected;
     const again = sel?.name === name && sel.column === column;
-    // No event: Enter, which scores at once.
+    // No event: Enter on a box the player moved the focus to, which scores at once. A tap marks the
+    // box first; so does a click unless the player chose to score with one (their profile).
     const pointer = event ? event.pointerType || this.lastPointer : '';
-    if (TWO_TAPS.has(pointer) && entry && !again) return this.#select({ name, column, entry });
+    const quick = this.app.root.dataset.quickScoring === 'true' && !TWO_TAPS.has(pointer);
+    if (event && !quick && entry && !again) return this.#select({ name, column, entry, pointer });
     this.#score(name, column);
   }
 

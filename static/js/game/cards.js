@@ -176,7 +176,12 @@ export function cardTable({ sheet, owner, card, previews, live, choosable, nav, 
 export function landingHint(sheet, card, entry, picked, how = 'click') {
   const row = boxRows(sheet).get(entry.box);
   const label = boxLabel(sheet, entry.box);
-  const confirm = { tap: gettext('Tap it again or press Score to choose it.'), click: gettext('Click or press Enter to choose it.') }[how] ?? '';
+  const confirm = {
+    tap: gettext('Tap it again or press Score to choose it.'),
+    again: gettext('Click it again or press Score to choose it.'),
+    click: gettext('Click or press Enter to choose it.'),
+    mark: gettext('Click to mark it, or press Enter to choose it.'),
+  }[how] ?? '';
   const said = { label, column: picked, value: entry.value };
   if (row?.waste) return `${fmt(gettext('%(label)s, column %(column)s: waste this turn (no points).'), said)} ${confirm}`.trim();
   if (sheet.columns === 1) return `${fmt(gettext('%(label)s: scores %(value)s.'), said)} ${confirm}`.trim();

@@ -37,8 +37,8 @@ export class HintPanel {
       const { text: move, value, decision } = this.hint;
       const said = { move, value: decimal(value) };
       text = decision
-        ? fmt(gettext('Expert: %(move)s (%(value)s expected)'), said)
-        : fmt(gettext('Expert: %(move)s: nothing to choose yet (%(value)s expected this turn).'), said);
+        ? fmt(gettext('Expert: %(move)s (%(value)s points expected)'), said)
+        : fmt(gettext('Expert: %(move)s: nothing to choose yet (%(value)s points expected this turn).'), said);
     } else if (this.asked !== null) {
       text = this.text.textContent;
     }

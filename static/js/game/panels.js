@@ -2,7 +2,7 @@
 // the next-game notice and log lines. Plain builders: the app decides when to redraw them.
 
 import { h, listText } from './dom.js';
-import { eventText, fmt, gettext, ngettext, number } from '../i18n.js';
+import { duration, eventText, fmt, gettext, ngettext, number } from '../i18n.js';
 
 /** A computer player's badge: "computer · expert" (the strength's word from the server's catalogue). */
 export function computerTag(strength) {
@@ -37,9 +37,8 @@ export function actionItems({ skip, confirming, onSkip, onAskResign, onResign, o
     parts.push(h('button', { type: 'button', class: 'button secondary small', id: 'skip-button', dataset: { focusKey: 'skip' }, onclick: onSkip },
       fmt(gettext("Skip %(player)s's turn"), { player: skip.player })));
   } else if (skip) {
-    const text = ngettext('%(player)s is not connected. You can skip their turn in %(count)s second.',
-      '%(player)s is not connected. You can skip their turn in %(count)s seconds.', skip.wait);
-    parts.push(h('p', { class: 'muted small' }, fmt(text, { player: skip.player, count: skip.wait })));
+    const text = gettext('%(player)s is not connected. You can skip their turn in %(time)s.');
+    parts.push(h('p', { class: 'muted small' }, fmt(text, { player: skip.player, time: duration(skip.wait) })));
   }
   if (confirming) {
     parts.push(h('div', { class: 'confirm', role: 'group', 'aria-label': gettext('Confirm resign') },
