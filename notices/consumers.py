@@ -75,11 +75,11 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
 
     def _seen_and_read(self) -> feed.Feed:
         services.seen_on_site(self.user)
-        return feed.read(self.user)
+        return feed.read(self.user, self.language)
 
     async def _send_feed(self, fresh: feed.Feed | None = None) -> None:
         """Send the feed: ``fresh``, or read anew from the database."""
-        self.feed = fresh or await self._db(feed.read)(self.user)
+        self.feed = fresh or await self._db(feed.read)(self.user, self.language)
         await self.send_json(self.feed.frame())
 
     async def receive(self, text_data=None, bytes_data=None) -> None:

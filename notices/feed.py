@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import rules
 from games.computers.players import is_computer_name
@@ -111,16 +111,19 @@ class Feed:
         return True
 
 
-def read(user) -> Feed:
+def read(user, language: str | None = None) -> Feed:
+    """The player's feed, its notices in ``language`` (the reading page's; the active one if None)."""
     mine = lobby.my_games(user, finished=False)
     latest = list(Notice.objects.filter(user=user)[:LIMIT])
     prefs = preferences_of(user)
+    with translation.override(language or translation.get_language()):
+        notices = [notice_entry(n) for n in latest]
     return Feed(
         sound=prefs.sound,
         browser=prefs.browser,
         turns=[Row.of(g) for g in mine["your_turn"][:LIMIT]],
         playing=[Row.of(g) for g in mine["playing"][:LIMIT]],
-        notices=[notice_entry(n) for n in latest],
+        notices=notices,
         cut=frozenset(name for name, key in LISTS if len(mine[key]) > LIMIT),
     )
 
@@ -138,7 +141,7 @@ def turn_message(game) -> dict:
 def notice_entry(notice: Notice) -> dict:
     return {
         "id": notice.pk,
-        "text": notice.text,
+        "text": notice.message,
         "url": notice.url,
         "at": notice.created_at.isoformat(),
         "seen": notice.seen,
@@ -154,5 +157,7 @@ def mark_seen(user, ids: list[int]) -> None:
     Notice.objects.filter(user=user, pk__in=ids).update(seen=True)
 
 
-def tell(user, text: str, url: str) -> Notice:
-    return Notice.objects.create(user=user, text=text, url=url)
+def tell(user, text: str, url: str, params: dict | None = None) -> Notice:
+    """A notice for ``user``: ``text`` is the English sentence of the catalogue (marked with
+    gettext_noop), ``params`` its values; it is translated each time it is read."""
+    return Notice.objects.create(user=user, text=text, params=params or {}, url=url)

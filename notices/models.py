@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -76,7 +77,10 @@ class Notice(models.Model):
     whose turn it is is read from the games themselves."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    # The sentence in English as the catalogue knows it, and its values: a notice is read in the
+    # reader's language of the moment, not the one they had when it was written.
     text = models.CharField(max_length=200)
+    params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
     seen = models.BooleanField(default=False)
@@ -86,4 +90,9 @@ class Notice(models.Model):
         indexes = [models.Index(fields=["user", "seen", "-created_at"])]
 
     def __str__(self) -> str:
-        return self.text
+        return self.message
+
+    @property
+    def message(self) -> str:
+        """The notice in the active language."""
+        return gettext(self.text) % self.params if self.params else self.text

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.live.broadcast import tell_users_on_commit
 from games.live.selectors import connected_usernames
@@ -79,13 +80,12 @@ def game_started(game: Game) -> None:
     players = [seat.user for seat in game.seats.select_related("user")]
     for player in players:
         if player.pk != game.creator_id and not player.is_computer:
-            with speaking(player):
-                text = _("%(player)s started %(game)s #%(number)s.") % {
-                    "player": game.creator,
-                    "game": game.kind_name,
-                    "number": game.pk,
-                }
-            feed.tell(player, text, game.get_absolute_url())
+            feed.tell(
+                player,
+                gettext_noop("%(player)s started %(game)s #%(number)s."),
+                game.get_absolute_url(),
+                {"player": game.creator.username, "game": game.kind_name, "number": game.pk},
+            )
     tell_users_on_commit(p.username for p in players)
     user = next((p for p in players if p.username == game.current_player), None)
     if user is not None and not user.is_computer and not _at_table(game, user):
@@ -96,9 +96,8 @@ def added_to_group(group, user, by) -> None:
     """A player was made a member of a group by someone else (its creator)."""
     if by is not None and by.pk != user.pk:
         url = reverse("groups:detail", args=[group.pk])
-        with speaking(user):
-            text = _("%(player)s added you to the group %(group)s.") % {"player": by, "group": group.name}
-        feed.tell(user, text, url)
+        text = gettext_noop("%(player)s added you to the group %(group)s.")
+        feed.tell(user, text, url, {"player": by.username, "group": group.name})
         tell_users_on_commit([user.username])
 
 

@@ -17,6 +17,7 @@ from games import i18n
 from games.rules import messages
 from games.rules.errors import refused
 from games.tables import services
+from notices import feed
 from tests.games.sockets import Client as Tab
 from tests.games.sockets import new_table
 from tests.i18n.english import LOCALE, english_left, read_po, visible_text
@@ -183,13 +184,17 @@ def test_the_turn_mail_is_in_the_players_language(make_user, settings):
 
 
 @pytest.mark.django_db
-def test_notices_are_written_in_the_players_language(make_user):
+def test_notices_are_read_in_the_readers_language_of_the_moment(make_user):
     ann, bob = make_user("ann"), make_user("bob", language="de")
     game = services.game_create(creator=ann, kind="farkle", seats=2)
     services.game_join(game_id=game.pk, user=bob)
     services.game_start(game_id=game.pk, user=ann)
-    (notice,) = bob.notices.all()
-    assert notice.text == f"ann hat Farkle (10000) #{game.pk} gestartet."
+    german = f"ann hat Farkle (10000) #{game.pk} gestartet."
+    assert [n["text"] for n in feed.read(bob, "de").notices] == [german]
+    # bob changes his language afterwards: the notice written before is read in the new one.
+    assert [n["text"] for n in feed.read(bob, "en").notices] == [f"ann started Farkle (10000) #{game.pk}."]
+    with translation.override("de"):
+        assert [n.message for n in feed.recent(bob)] == [german]
 
 
 # --- protocol messages -----------------------------------------------------------------------------

@@ -47,7 +47,7 @@ from games.tables import services
 from notices.models import TurnMail
 from tests.coach.test_review import farkle_game
 from tests.reliability.conftest import ARTIFACTS, ROOT, database_url, free_port, real_backends
-from tests.reliability.test_redis_outage import OwnRedis
+from tests.reliability.own_redis import OwnRedis
 from tests.reliability.topology import Worker, secret_key, web_environment
 
 pytestmark = [*real_backends, pytest.mark.django_db(transaction=True)]
