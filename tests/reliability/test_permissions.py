@@ -30,7 +30,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.urls import resolve, reverse
 
 from games.live.routing import websocket_urlpatterns
 from games.models import Action, Game
@@ -471,18 +471,6 @@ def test_cases_have_unique_ids_and_every_role():
         assert set(case.expected) == set(ROLES), case.id
 
 
-def _walk(resolver: URLResolver, prefix: str = "") -> list[str]:
-    routes = []
-    for pattern in resolver.url_patterns:
-        if isinstance(pattern, URLResolver):
-            routes += _walk(pattern, prefix + str(pattern.pattern))
-        else:
-            assert isinstance(pattern, URLPattern)
-            routes.append(prefix + str(pattern.pattern))
-    # Django drops the ^ of a regex pattern when it joins routes (ResolverMatch.route); do the same.
-    return [re.sub(r"(^|/)\^", r"\1", route) for route in routes]
-
-
 @pytest.mark.django_db
 def test_every_url_pattern_is_in_the_table():
     """Every pattern Django serves is reached by at least one case: new URLs must be added to the table."""
@@ -490,7 +478,7 @@ def test_every_url_pattern_is_in_the_table():
     reached = set()
     for case in ALL_CASES:
         reached.add(resolve(urlsplit(case.url(w)).path).route)
-    missing = sorted(set(_walk(get_resolver())) - reached)
+    missing = sorted(set(W.routes()) - reached)
     assert not missing, f"URL patterns with no row in the permission table: {missing}"
 
 

@@ -24,10 +24,12 @@ The group has an invitation link (``world.group.invite_token``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as AuthGroup
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from games.models import Game
 from games.tables import services
@@ -106,3 +108,16 @@ def build() -> World:
     world.task_id = str(send_due_turn_mails.enqueue().id)
     world.unsubscribe_token = unsubscribe_token(u["outsider"])
     return world
+
+
+def routes(resolver: URLResolver | None = None, prefix: str = "") -> list[str]:
+    """Every URL pattern Django serves, as its route ("games/<id:game_id>/join/"), included ones too."""
+    found = []
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            found += routes(pattern, prefix + str(pattern.pattern))
+        else:
+            assert isinstance(pattern, URLPattern)
+            found.append(prefix + str(pattern.pattern))
+    # Django drops the ^ of a regex pattern when it joins routes (ResolverMatch.route); do the same.
+    return [re.sub(r"(^|/)\^", r"\1", route) for route in found]
