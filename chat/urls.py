@@ -1,10 +1,11 @@
 from django.urls import path
 
 from chat import views
+from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 
 app_name = "chat"
 
 urlpatterns = [
-    path("groups/<int:group_id>/", views.post, name="group_post"),
-    path("groups/<int:group_id>/<int:message_id>/remove/", views.remove, name="group_remove"),
+    path("groups/<id:group_id>/", views.post, name="group_post"),
+    path("groups/<id:group_id>/<id:message_id>/remove/", views.remove, name="group_remove"),
 ]

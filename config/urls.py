@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import set_language
+from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 from config.health import healthz
 from games.web import player_views
 from games.web import views as game_views
@@ -11,7 +12,7 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
-    path("jsi18n/<str:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
     path("groups/", include("groups.urls")),
@@ -20,6 +21,6 @@ urlpatterns = [
     path("players/", include("games.web.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
     path("api/highscores/", player_views.highscores_json, name="api_highscores"),
-    path("api/players/<str:username>/stats/", player_views.stats_json, name="api_player_stats"),
+    path("api/players/<text:username>/stats/", player_views.stats_json, name="api_player_stats"),
     path("admin/", admin.site.urls),
 ]

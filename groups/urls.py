@@ -1,18 +1,20 @@
 from django.urls import path
 
+from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
+
 from . import views
 
 app_name = "groups"
 
 urlpatterns = [
     path("", views.group_list, name="list"),
-    path("<int:group_id>/", views.group_detail, name="detail"),
-    path("<int:group_id>/edit/", views.group_edit, name="edit"),
-    path("<int:group_id>/delete/", views.group_delete, name="delete"),
-    path("<int:group_id>/leave/", views.group_leave, name="leave"),
-    path("<int:group_id>/members/add/", views.member_add, name="member_add"),
-    path("<int:group_id>/members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
-    path("<int:group_id>/invite/", views.invite_create, name="invite_create"),
-    path("<int:group_id>/invite/revoke/", views.invite_revoke, name="invite_revoke"),
-    path("join/<str:token>/", views.invitation, name="invite"),
+    path("<id:group_id>/", views.group_detail, name="detail"),
+    path("<id:group_id>/edit/", views.group_edit, name="edit"),
+    path("<id:group_id>/delete/", views.group_delete, name="delete"),
+    path("<id:group_id>/leave/", views.group_leave, name="leave"),
+    path("<id:group_id>/members/add/", views.member_add, name="member_add"),
+    path("<id:group_id>/members/<id:user_id>/remove/", views.member_remove, name="member_remove"),
+    path("<id:group_id>/invite/", views.invite_create, name="invite_create"),
+    path("<id:group_id>/invite/revoke/", views.invite_revoke, name="invite_revoke"),
+    path("join/<text:token>/", views.invitation, name="invite"),
 ]

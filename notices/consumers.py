@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
 from config import gc_tuning
+from config.params import MAX_ID
 from games.errors import Sentence
 from games.live import jsontext, seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer, NoConnectionHop
@@ -135,6 +136,6 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
 def _ids(value) -> list[int] | None:
     if not isinstance(value, list) or len(value) > MAX_IDS:
         return None
-    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value):
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_ID for v in value):
         return None
     return value

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 from notices import views
 
 app_name = "notices"
@@ -7,5 +8,5 @@ app_name = "notices"
 urlpatterns = [
     path("", views.notices_page, name="list"),
     path("settings/", views.settings_page, name="settings"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("unsubscribe/<text:token>/", views.unsubscribe, name="unsubscribe"),
 ]

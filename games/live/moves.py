@@ -38,6 +38,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.params import storable
 from games import i18n, rules
 from games.computers import PLAY_TASK
 from games.computers.players import is_computer_name
@@ -140,23 +141,8 @@ Decision = Generator[Batch, list, ActionOutcome]
 # --- the decision ----------------------------------------------------------------------------------
 
 
-def _usable_text(value: str) -> bool:
-    """Text PostgreSQL can store: no NUL, and valid UTF-8 (no lone surrogate from a JSON escape)."""
-    if "\x00" in value:
-        return False
-    try:
-        value.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def validate_envelope(client_id: Any, action: Any) -> None:
-    if (
-        not isinstance(client_id, str)
-        or not 1 <= len(client_id) <= MAX_CLIENT_ID
-        or not _usable_text(client_id)
-    ):
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_CLIENT_ID or not storable(client_id):
         raise BadRequest(_("An action needs an id: a string of 1 to %(max)s characters."), max=MAX_CLIENT_ID)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise BadRequest(_("An action must be an object with a type."))

@@ -1,10 +1,11 @@
 from django.urls import path
 
+from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 from games.web import player_views as views
 
 app_name = "players"
 
 urlpatterns = [
-    path("<str:username>/", views.stats_page, name="stats"),
-    path("<str:username>/history/", views.history_page, name="history"),
+    path("<text:username>/", views.stats_page, name="stats"),
+    path("<text:username>/history/", views.history_page, name="history"),
 ]
