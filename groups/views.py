@@ -44,9 +44,16 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         # A private group: outsiders learn nothing of it, not even that it exists (its invitation link
         # shows its name, to those the creator gave it).
         raise Http404("No such group.")
+    return _group_page(request, group, AddMemberForm())
+
+
+def _group_page(
+    request: HttpRequest, group: Group, add_form: AddMemberForm, status: int = 200
+) -> HttpResponse:
+    """The group's page for one of its members."""
     context = selectors.group_page(group)
     is_creator = group.creator_id == request.user.pk
-    context.update(group=group, add_form=AddMemberForm(), is_creator=is_creator)
+    context.update(group=group, add_form=add_form, is_creator=is_creator)
     context.update(
         chat=chat_selectors.recent_for_group(group.pk), mute_chat=preferences_of(request.user).mute_chat
     )
@@ -57,7 +64,7 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
             "host": group.creator.username,
             "group": group.name,
         }
-    return render(request, "groups/detail.html", context)
+    return render(request, "groups/detail.html", context, status=status)
 
 
 def _denied(request: HttpRequest, group: Group) -> HttpResponse:
@@ -97,7 +104,14 @@ def _act(request: HttpRequest, group_id: int, call, ok: str, **kwargs) -> HttpRe
 @login_required
 @require_POST
 def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
-    username = request.POST.get("username", "")
+    group = get_object_or_404(Group, pk=group_id)
+    if group.creator_id != request.user.pk:
+        return _denied(request, group)
+    form = AddMemberForm(request.POST)
+    if not form.is_valid():
+        # A name no player can have (too long, a NUL): the page again with why, before it is looked up.
+        return _group_page(request, group, form, status=400)
+    username = form.cleaned_data["username"]
     added = _("%(name)s was added.") % {"name": username}
     response = _act(request, group_id, services.group_add_member, added, username=username)
     return response or redirect("groups:detail", group_id=group_id)

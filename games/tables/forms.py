@@ -122,3 +122,15 @@ class GameCreateForm(forms.Form):
         """The chosen game's options, each its default when left out."""
         kind = catalogue.kind(self.cleaned_data["kind"])
         return {o.name: self.cleaned_data.get(o.name) or o.default for o in kind.options}
+
+
+class AddComputerForm(forms.Form):
+    """The table's creator seats a computer player (the game page's select)."""
+
+    strength = forms.ChoiceField(choices=STRENGTH_CHOICES)
+
+
+class RemoveComputerForm(forms.Form):
+    """The table's creator gives a computer player's seat back (its name, a hidden field of the page)."""
+
+    username = forms.CharField(max_length=150)  # accounts.User.username's length; no NUL (CharField)

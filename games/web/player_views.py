@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from chat import selectors as chat_selectors
 from coach import selectors as coach_selectors
+from config.params import query_id
 from games import catalogue
 from games.access import can_watch
 from games.catalogue import GameKind
@@ -159,12 +160,10 @@ def history_page(request: HttpRequest, username: str) -> HttpResponse:
     if period not in PERIODS:
         raise Http404("No such period.")
     groups = list(request.user.dice_groups.order_by("name"))
-    group_id = request.GET.get("group")
-    group_id = (
-        int(group_id)
-        if group_id and group_id.isdigit() and any(g.pk == int(group_id) for g in groups)
-        else None
-    )
+    # Only one of the viewer's groups narrows the list; another group is no filter.
+    group_id = query_id(request, "group")
+    if not any(g.pk == group_id for g in groups):
+        group_id = None
     games = finished_games(player, request.user, kind=kind, group_id=group_id, period=period)
     page = Paginator(games, 25).get_page(request.GET.get("page"))
     return render(
@@ -187,10 +186,10 @@ def _board_args(request: HttpRequest) -> dict:
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
         raise Http404("No such period.")
-    group_id = request.GET.get("group")
+    group_id = query_id(request, "group")
     group = None
-    if group_id:
-        group = Group.objects.filter(pk=group_id if group_id.isdigit() else 0).first()
+    if group_id is not None:
+        group = Group.objects.filter(pk=group_id).first()
         if group is None or not group.memberships.filter(user=request.user).exists():
             raise Http404("No such group.")
     return {

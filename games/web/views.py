@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach import hints
+from config.params import query_id, query_value
 from games import catalogue
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
@@ -19,7 +21,7 @@ from games.computers.tasks import waiting_for_worker
 from games.errors import GameError, NotFound
 from games.models import Game
 from games.tables import invites, lobby, services
-from games.tables.forms import GameCreateForm
+from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
 from notices.models import preferences_of
 
 
@@ -47,10 +49,16 @@ def _groups_of(user):
 
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
-    initial = {"kind": request.GET.get("kind", catalogue.kinds()[0].slug), "group": request.GET.get("group")}
-    if request.GET.get("seats", "").isdigit():
-        initial["seats"] = int(request.GET["seats"])
-    form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
+    # A link may choose the game, its seats (the home page's "Play solo now") and a group: the seats
+    # are read by the form's own field (400 for a number it does not take), the group as an id.
+    initial = {
+        "kind": request.GET.get("kind", catalogue.kinds()[0].slug),
+        "group": query_id(request, "group"),
+        "seats": query_value(request, "seats", GameCreateForm.base_fields["seats"]),
+    }
+    form = GameCreateForm(
+        initial={k: v for k, v in initial.items() if v is not None}, groups=_groups_of(request.user)
+    )
     return _lobby(request, form)
 
 
@@ -198,17 +206,26 @@ def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_add_computer(request: HttpRequest, game_id: int) -> HttpResponse:
-    strength = request.POST.get("strength", "")
+    strength = _posted(request, AddComputerForm)["strength"]
     return _service_post(request, game_id, lambda **kw: services.game_add_computer(strength=strength, **kw))
 
 
 @login_required
 @require_POST
 def game_remove_computer(request: HttpRequest, game_id: int) -> HttpResponse:
-    username = request.POST.get("username", "")
+    username = _posted(request, RemoveComputerForm)["username"]
     return _service_post(
         request, game_id, lambda **kw: services.game_remove_computer(username=username, **kw)
     )
+
+
+def _posted(request: HttpRequest, form_class) -> dict:
+    """The form's cleaned data; a bad request (400) when it is not valid: the game page's buttons
+    never send such a form, so there is no page to show it again on."""
+    form = form_class(request.POST)
+    if not form.is_valid():
+        raise BadRequest(f"Bad {', '.join(form.errors)}.")
+    return form.cleaned_data
 
 
 @login_required
