@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Max, Sum
@@ -37,9 +38,12 @@ def cool_off(request) -> timedelta:
 
 
 def username(request, credentials) -> str:
-    """AXES_USERNAME_CALLABLE: one count for every letter case of a name."""
+    """AXES_USERNAME_CALLABLE: one count for every letter case of a name, and no longer than axes'
+    column holds it. Django's sign-in form lets a name of any length reach authenticate() (it only
+    tells the browser its maximum), and a longer one failed to be saved on PostgreSQL (a 500: issue 31,
+    defect 9); no player's name is that long, so names that share their start share a count."""
     name = (credentials or {}).get("username") or request.POST.get("username") or ""
-    return name.strip().lower()
+    return name.strip().lower()[: AccessAttempt._meta.get_field("username").max_length]
 
 
 def client_ip(request) -> str:
