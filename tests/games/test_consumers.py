@@ -7,9 +7,11 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
+from config.routing import websocket_urlpatterns as all_websockets
 from games import rules
 from games.models import Action, Game
 from games.results import replays
@@ -209,6 +211,59 @@ async def test_bad_frames_get_errors_and_the_socket_survives(trio, settings):
     game = await reload(game)
     assert game.seq == 0
     await a.close()
+
+
+HUGE = "9" * 5000  # past the 4,300 digits Python's int() reads
+
+
+async def test_huge_numbers_nul_and_lone_surrogates_in_frames_never_crash(trio):
+    """Issue 31, defect 9: in every field a frame carries, numbers past a bigint, 5,000 digits, NUL and
+    a lone surrogate (JSON's escape gives it raw); each frame is answered, none with server_error, and
+    nothing changes."""
+    ann, bob, _ = trio
+    game = await new_table(ann, [bob], "farkle")
+    a = Client(ann, game.pk)
+    await a.open()
+    roll = {"type": "roll", "keep": []}
+    cases = [
+        ('{"type": "sync", "seq": ' + HUGE + "}", "bad_json"),
+        (json.dumps({"type": "sync", "seq": 2**63}), "snapshot"),
+        (json.dumps({"type": "sync", "seq": -(2**63) - 1}), "bad_request"),
+        (json.dumps({"type": "unsay", "message": 2**63}), "not_found"),
+        (json.dumps({"type": "unsay", "message": -(2**63) - 1}), "not_found"),
+        ('{"type": "unsay", "message": ' + HUGE + "}", "bad_json"),
+        (json.dumps({"type": "say", "text": "\x00"}), "bad_request"),
+        (json.dumps({"type": "say", "text": "\ud800"}), "bad_request"),
+        (json.dumps({"type": "ping", "game": 2**63}), "bad_request"),
+        (json.dumps({"type": "ask_hint", "game": "\x00"}), "bad_request"),
+        (json.dumps({"type": "action", "id": "nul\x00", "action": roll}), "bad_request"),
+        (json.dumps({"type": "action", "id": "\ud800", "action": roll}), "bad_request"),
+        (
+            json.dumps({"type": "action", "id": "big", "action": {"type": "roll", "keep": [2**63]}}),
+            "illegal_action",
+        ),
+        ('{"type": "action", "id": "huge", "action": {"type": "roll", "keep": [' + HUGE + "]}}", "bad_json"),
+        (json.dumps({"type": "\x00"}), "unknown_type"),
+        (json.dumps({"type": "\ud800"}), "unknown_type"),
+    ]
+    for text, expected in cases:
+        await a.comm.send_to(text_data=text)
+        while (reply := await a.next_any())["type"] in ("presence", "event"):
+            pass
+        got = reply["code"] if reply["type"] == "error" else reply["type"]
+        assert got == expected, (text[:80], reply)
+    await a.comm.send_json_to({"type": "ping"})
+    assert (await a.next("pong"))["type"] == "pong"
+    assert (await reload(game)).seq == 0
+    await a.close()
+
+
+@pytest.mark.parametrize("game_id", [0, 2**63, 2**64, int(HUGE[:30]), "-1"])
+async def test_a_socket_to_a_game_id_no_row_can_have_is_refused(trio, game_id):
+    """Refused at the handshake as a missing game is (the route's converter, config.params)."""
+    comm = WebsocketCommunicator(URLRouter(all_websockets), f"/ws/games/{game_id}/")
+    comm.scope["user"] = trio[0]
+    assert await comm.connect() == (False, 4404)
 
 
 async def test_anonymous_socket_is_refused(trio):

@@ -123,12 +123,21 @@ async def test_bad_frames_are_answered_and_change_nothing(make_user):
             ({"type": "seen", "ids": "all"}, "bad_request"),
             ({"type": "seen", "ids": [True]}, "bad_request"),
             ({"type": "seen", "ids": list(range(1, 60))}, "bad_request"),
+            # Past what an id column holds (issue 31, defect 9), NUL and a lone surrogate.
+            ({"type": "seen", "ids": [2**63]}, "bad_request"),
+            ({"type": "seen", "ids": [-(2**63) - 1]}, "bad_request"),
+            ({"type": "seen", "ids": ["\x00"]}, "bad_request"),
+            ({"type": "\ud800"}, "unknown_type"),
             ({"type": "dance"}, "unknown_type"),
         ):
             await header.comm.send_json_to(frame)
             assert (await header.next())["code"] == code
-        await header.comm.send_to(text_data="not json")
-        assert (await header.next())["code"] == "bad_json"
+        for text in ("not json", '{"type": "seen", "ids": [' + "9" * 5000 + "]}"):
+            await header.comm.send_to(text_data=text)
+            assert (await header.next())["code"] == "bad_json"
+        # The largest id a row can have is an id like any other: none of bob's, nothing seen.
+        await header.comm.send_json_to({"type": "seen", "ids": [2**63 - 1]})
+        assert (await header.next())["type"] == "notices"
         await header.comm.send_json_to({"type": "ping"})
         assert (await header.next()) == {"type": "pong"}
         assert await database_sync_to_async(Notice.objects.filter(seen=False).count)() == 1
