@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,6 +19,7 @@ from django.views.i18n import set_language as django_set_language
 
 from games.tables import invites
 
+from . import services
 from .forms import ProfileForm, SignUpForm
 from .throttle import limit_signups
 
@@ -45,12 +47,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
-        # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
-        landing = invites.honour(request)
-        return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
+        try:
+            user = services.user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as refusal:  # the name, or a look-alike, was taken meanwhile
+            form.add_error("username", refusal)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
+            landing = invites.honour(request)
+            return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
     context = {"form": form, "next": safe_next(request), "invitation": invites.describe(request)}
     return render(request, "accounts/signup.html", context)
 
