@@ -9,7 +9,14 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY requirements/ requirements/
-RUN pip install --no-cache-dir -r requirements/base.txt
+# PyICU (look-alike usernames, accounts/names.py) builds against Debian's ICU: its headers, pkg-config
+# and a compiler for the build only; the ICU library itself stays (marked as wanted before the purge).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev \
+ && apt-mark manual $(dpkg-query -W -f '${Package}\n' | grep -E '^libicu[0-9]+$') \
+ && pip install --no-cache-dir -r requirements/base.txt \
+ && apt-get purge -y --auto-remove g++ pkg-config libicu-dev \
+ && rm -rf /var/lib/apt/lists/*
 COPY . .
 COPY --from=frontend /app/node_modules node_modules
 RUN DJANGO_SETTINGS_MODULE=config.settings.local python manage.py collectstatic --noinput

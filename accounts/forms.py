@@ -1,7 +1,8 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from . import services
 from .models import User
 
 
@@ -14,13 +15,31 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
-    def clean_username(self) -> str:
-        username = super().clean_username()
-        from games.computers.players import is_computer_name
+    def clean_username(self) -> str | None:
+        username = super().clean_username()  # None when the name is taken already, with its error
+        if username:
+            services.username_check(username)
+        return username
 
-        # The computer players' names: a person under one would be taken for a computer everywhere.
-        if is_computer_name(username):
-            raise forms.ValidationError(_("Names starting with “computer-” belong to the computer players."))
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """The admin's new account: the staff may give the site's own words, nobody a look-alike."""
+
+    def clean_username(self) -> str | None:
+        username = super().clean_username()
+        if username:
+            services.username_check(username, reserved_ok=True)
+        return username
+
+
+class PlayerChangeForm(UserChangeForm):
+    """The admin's account page: a new name is checked as a new account's (the account's own name
+    excepted, so that "Ann" may become "ann")."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if username != self.instance.username:
+            services.username_check(username, user=self.instance, reserved_ok=True)
         return username
 
 

@@ -5,6 +5,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import username_key
+
 
 class User(AbstractUser):
     class Theme(models.TextChoices):
@@ -34,6 +36,27 @@ class User(AbstractUser):
     # A computer player's strength (games.bots.STRENGTHS); empty for a person. Computer players are
     # accounts so that their seats, moves, results and statistics are kept like anyone's.
     computer = models.CharField(max_length=8, blank=True, default="")
+    # The key of the username as people read it (accounts.names.username_key), set by save() whenever the
+    # username is new. Unique, so that of two look-alike names only one is ever stored, even when both
+    # are signed up at the same moment. NULL (which a unique index lets repeat) only for an account
+    # kept from before names were compared whose name looks like an older one's (migration 0006).
+    name_key = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        # The name as stored, to tell in save() whether it changed (absent when the query deferred it).
+        user._stored_username = user.__dict__.get("username")
+        return user
+
+    def save(self, *args, **kwargs):
+        if self._state.adding or self.username != getattr(self, "_stored_username", None):
+            self.name_key = username_key(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+        self._stored_username = self.username
 
     @property
     def is_computer(self) -> bool:

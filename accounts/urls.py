@@ -18,7 +18,7 @@ urlpatterns = [
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(success_url=reverse_lazy("accounts:password_reset_done")),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),

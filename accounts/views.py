@@ -1,15 +1,18 @@
 """Sign-up, sign-in and the player's own profile.
 
 Sign-in is Django's own view, which then honours an invitation opened signed out (games/tables/invites.py);
-log out and passwords are Django's own views; django-axes locks out password guessing (accounts/lockout.py).
+log out and passwords are Django's own views, the reset one limited (accounts/throttle.py); django-axes
+locks out password guessing (accounts/lockout.py).
 """
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
@@ -18,8 +21,9 @@ from django.views.i18n import set_language as django_set_language
 
 from games.tables import invites
 
+from . import services
 from .forms import ProfileForm, SignUpForm
-from .throttle import limit_signups
+from .throttle import limit_password_resets, limit_signups
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -45,12 +49,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
-        # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
-        landing = invites.honour(request)
-        return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
+        try:
+            user = services.user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as refusal:  # the name, or a look-alike, was taken meanwhile
+            form.add_error("username", refusal)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
+            landing = invites.honour(request)
+            return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
     context = {"form": form, "next": safe_next(request), "invitation": invites.describe(request)}
     return render(request, "accounts/signup.html", context)
 
@@ -65,6 +77,16 @@ class LoginView(auth_views.LoginView):
         response = super().form_valid(form)
         landing = invites.honour(self.request)
         return HttpResponseRedirect(landing) if landing else response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, which never says whether an account has the address, with a limit per e-mail
+    address and per client address (accounts/throttle.py)."""
+
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        return limit_password_resets(self.request, form.cleaned_data["email"]) or super().form_valid(form)
 
 
 @login_required

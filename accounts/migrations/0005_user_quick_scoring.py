@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_user_language'),
+        ("accounts", "0004_user_language"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='quick_scoring',
-            field=models.BooleanField(default=False, help_text='A click on a box scores it at once, without the Score button to confirm it.', verbose_name='score with one click'),
+            model_name="user",
+            name="quick_scoring",
+            field=models.BooleanField(
+                default=False,
+                help_text="A click on a box scores it at once, without the Score button to confirm it.",
+                verbose_name="score with one click",
+            ),
         ),
     ]

@@ -285,6 +285,10 @@ LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=12)
 # Sign-up attempts from one address per hour (accounts/throttle.py).
 SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)
+# Password-reset e-mails asked for one address per hour (a few, as the big sites allow), and reset
+# requests from one client address per hour (accounts/throttle.py).
+PASSWORD_RESETS_PER_EMAIL_PER_HOUR = env.int("PASSWORD_RESETS_PER_EMAIL_PER_HOUR", default=3)
+PASSWORD_RESETS_PER_IP_PER_HOUR = env.int("PASSWORD_RESETS_PER_IP_PER_HOUR", default=10)
 AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the order accounts.lockout relies on
 AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"

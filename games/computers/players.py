@@ -1,8 +1,8 @@
 """Computer accounts: one per strength and number, made on demand, that nobody can sign in to.
 
-Their usernames start with NAME_PREFIX, which the sign-up form reserves, so that the move core can tell
-from a player's name alone whether the turn passes to a computer (and only then asks the database,
-whose ``User.computer`` is the authority)."""
+Their usernames start with NAME_PREFIX, which accounts.names reserves for them (any case, any
+look-alike), so that the move core can tell from a player's name alone whether the turn passes to a
+computer (and only then asks the database, whose ``User.computer`` is the authority)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from accounts.names import COMPUTER_PREFIX as NAME_PREFIX
 from games.bots import STRENGTHS
 
-NAME_PREFIX = "computer-"
 # The strengths as people read them: a choice in a form, and the word of a computer's badge
 # ("computer · expert"), which the templates and the game page translate from the stored strength.
 _LABELS = {"easy": _("Easy"), "good": _("Good"), "expert": _("Expert")}

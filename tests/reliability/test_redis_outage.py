@@ -27,6 +27,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
@@ -242,6 +243,30 @@ def test_sign_up_and_group_chat_fail_open_while_redis_is_down(
     after = Client(REMOTE_ADDR="203.0.113.32", raise_request_exception=False)
     assert sign_up(after, "after").status_code == 302
     assert sign_up(after, "after2").status_code == 429
+
+
+def test_password_resets_are_limited_and_fail_open_while_redis_is_stopped(
+    make_user, own_redis, limits_on, settings
+):
+    """The password-reset limits (accounts/throttle.py) count in the same cache and fail open the same
+    way: while Redis is stopped every reset sends its e-mail; once it is back the limit holds again."""
+    limits_on(own_redis)
+    settings.PASSWORD_RESETS_PER_EMAIL_PER_HOUR = 2
+    make_user("ann", email="ann@example.com")
+
+    def ask() -> int:
+        client = Client(REMOTE_ADDR="198.51.100.31", raise_request_exception=False)
+        return client.post(reverse("accounts:password_reset"), {"email": "ann@example.com"}).status_code
+
+    assert [ask() for _ in range(3)] == [302, 302, 429]
+    assert len(mail.outbox) == 2
+    own_redis.stop()
+    assert [ask() for _ in range(3)] == [302, 302, 302]
+    assert len(mail.outbox) == 5
+    own_redis.start()  # empty: it kept nothing (--save "")
+    ratelimit._broken_until = 0.0
+    assert [ask() for _ in range(3)] == [302, 302, 429]
+    assert len(mail.outbox) == 7
 
 
 @pytest.mark.django_db(transaction=True)
