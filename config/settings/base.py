@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from pathlib import Path
 
 import environ
@@ -176,6 +177,12 @@ WORKER_POLL_INTERVAL = env.float("WORKER_POLL_INTERVAL", default=0.25)
 # restart, "too many clients") before it exits non-zero for its supervisor to start it again: longer
 # than a database restart, short enough that a worker that cannot work does not look alive for long.
 WORKER_DB_OUTAGE_LIMIT = env.float("WORKER_DB_OUTAGE_LIMIT", default=60.0)
+# How long a thread waits for a pooled connection (psycopg_pool's timeout) before the database counts as
+# failed. The worker waits at most half its outage limit: with psycopg's 30 s it learnt of an outage
+# only after 30 s, and exited after twice that, whatever its limit.
+DB_POOL_TIMEOUT = 30.0
+if sys.argv[1:2] == ["worker"]:
+    DB_POOL_TIMEOUT = min(DB_POOL_TIMEOUT, WORKER_DB_OUTAGE_LIMIT / 2)
 
 REDIS_URL = env("REDIS_URL", default="")
 # With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one
@@ -255,6 +262,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "min_size": 1,
         "max_size": DB_POOL_SIZE,
         "max_idle": CONN_MAX_AGE,
+        "timeout": DB_POOL_TIMEOUT,
         "name": "django",
     }
 # Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, a young

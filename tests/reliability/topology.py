@@ -307,13 +307,13 @@ class Web(Daphne):
 class Worker:
     """The `worker` service: docker-compose's command, with the web service's environment."""
 
-    def __init__(self, env: dict, log_path: Path):
+    def __init__(self, env: dict, log_path: Path, args: tuple[str, ...] = ()):
         self.env = env
         self.log_path = log_path
         self.proc: subprocess.Popen | None = None
         command = shlex.split(compose()["services"]["worker"]["command"])
         assert command[0] == "python", command
-        self.command = [sys.executable, *command[1:]]
+        self.command = [sys.executable, *command[1:], *args]
 
     def start(self) -> None:
         with self.log_path.open("a") as log:

@@ -119,10 +119,11 @@ class Command(BaseCommand):
         faults = 0
         task_finished.connect(redo_after_database_fault, dispatch_uid="worker.redo_after_database_fault")
         while True:
+            attempt, reached = time.monotonic(), False
             try:
                 # At start every running task is lost; after a fault, the one this worker ran.
                 catch_up(worker_id if faults else None)
-                failing_since = None
+                failing_since, reached = None, True
                 # Never with the autoreloader (DEBUG's default): it runs the worker in a thread, whose
                 # death on a fault left the process up, running nothing.
                 call_command(
@@ -138,7 +139,9 @@ class Command(BaseCommand):
                 faults += 1
                 connections.close_all()
                 now = time.monotonic()
-                failing_since = failing_since or now
+                # A database that never answered this attempt failed from its start: the pool may have
+                # waited DB_POOL_TIMEOUT before it said so.
+                failing_since = failing_since or (now if reached else attempt)
                 if now - failing_since >= limit:
                     raise CommandError(f"no database for {limit:g} s, giving up: {exc}") from exc
                 logger.warning("database fault, reconnecting (%d): %s", faults, exc)
