@@ -88,3 +88,17 @@ def query_id(request: HttpRequest, name: str) -> int | None:
         return query_value(request, name, id_field())
     except BadRequest:
         raise Http404(f"No such {name}.") from None
+
+
+class RefuseBadHeaders:
+    """A request whose header carries text no column holds is a bad request (400), before any view or
+    library stores it. HTTP forbids NUL in a header's value (RFC 9110, 5.5), but daphne passes it on,
+    and django-axes stored a failed sign-in's User-Agent, which PostgreSQL refused (a 500)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        if not all(storable(value) for name, value in request.META.items() if name.startswith("HTTP_")):
+            raise BadRequest("A header holds a character HTTP does not allow.")
+        return self.get_response(request)

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL in a header is refused before anything stores it (config/params.py).
+    "config.params.RefuseBadHeaders",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The reader's language: the language cookie, else the browser's Accept-Language (visitors).

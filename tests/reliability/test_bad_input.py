@@ -438,3 +438,19 @@ def test_the_issue_s_requests_answer_as_decided():
         elif status == 400 and "400.html" not in [t.name for t in response.templates]:
             wrong.append(f"{target}: not the 400 page")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("header", ["HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_ACCEPT_LANGUAGE", "HTTP_REFERER"])
+def test_a_nul_in_a_header_is_a_bad_request(header):
+    """HTTP forbids NUL in a header's value (RFC 9110, 5.5): a failed sign-in stored its User-Agent in
+    axes' AccessAttempt, which PostgreSQL refused (500)."""
+    w = build_world()
+    body = form_body({"username": "nobody", "password": "wrong"})
+    for client in (Client(), client_for(w, "seated")):
+        response = client.post(
+            "/accounts/login/", body, content_type="application/x-www-form-urlencoded", **{header: "a\x00b"}
+        )
+        assert response.status_code == 400
+        assert client.get("/", **{header: "a\x00b"}).status_code == 400
+    assert client.get("/", HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux x86_64)").status_code == 200
