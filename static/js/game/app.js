@@ -53,6 +53,7 @@ export class GameApp {
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
       chat: () => this.chat.render(),
+      chatRefused: (message, text) => this.chat.refused(message, text),
       hint: (message) => this.hints?.received(message),
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
