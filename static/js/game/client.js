@@ -47,6 +47,8 @@ export class GameClient {
       onMessage: (m) => this.#receive(m),
       onStatus: (status, why, alert) => {
         this.connection = status;
+        // An action still unanswered when the socket drops goes again on return (#opened).
+        if (status !== 'open' && this.pending) this.pending.queued = true;
         this.listener.connection?.(status, why, alert);
       },
     });
@@ -65,10 +67,11 @@ export class GameClient {
   }
 
   // Returns false when another action is still waiting for its answer (no double sends on double clicks).
+  // An action asked for while the socket is down waits (`queued`) and goes once on return (#opened).
   act(action) {
     if (this.pending) return false;
-    this.pending = { id: this.#nextId(), action };
-    this.socket.send({ type: 'action', id: this.pending.id, action });
+    this.pending = { id: this.#nextId(), action, queued: false };
+    this.pending.queued = !this.socket.send({ type: 'action', id: this.pending.id, action });
     this.listener.change?.('pending');
     return true;
   }
