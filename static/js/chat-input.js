@@ -28,9 +28,10 @@ export class ChatInput {
     this.sayTimer = null;
     this.count = h('span', { class: 'chat-count', 'aria-hidden': 'true' });
     this.said = h('span', { class: 'sr-only', id: `${input.id}-count`, 'aria-live': 'polite' });
-    this.note = h('p', { class: 'chat-note', id: `${input.id}-note`, role: 'alert' });
-    this.el = h('div', { class: 'chat-status' }, this.count, this.said, this.note);
-    input.setAttribute('aria-describedby', `${this.said.id} ${this.note.id}`);
+    this.noteId = `${input.id}-note`;
+    this.note = null;
+    this.el = h('div', { class: 'chat-status' }, this.count, this.said);
+    input.setAttribute('aria-describedby', `${this.said.id} ${this.noteId}`);
     input.addEventListener('input', () => this.typed());
   }
 
@@ -75,7 +76,7 @@ export class ChatInput {
     this.count.textContent = shown;
     this.count.classList.toggle('over', left < 0);
     // A message back within the limit no longer needs the note that refused it.
-    if (left >= 0 && this.note.dataset.why === 'long') this.#setNote('');
+    if (left >= 0 && this.note?.dataset.why === 'long') this.#setNote('');
     clearTimeout(this.sayTimer);
     this.sayTimer = setTimeout(() => { if (this.said.textContent !== shown) this.said.textContent = shown; }, SAY_COUNT_AFTER_MS);
   }
@@ -85,10 +86,13 @@ export class ChatInput {
     return fmt(ngettext('%(count)s character too many', '%(count)s characters too many', -left), { count: number(-left) });
   }
 
+  // A new alert each time, gone when there is nothing to say: an alert put on the page with its words is
+  // announced (each time, the same words too), and the page's own alert stays its only one otherwise.
   // `why`: 'long' for a message over the limit, whose note goes once it is short enough.
   #setNote(text, why = '') {
     clearTimeout(this.noteTimer);
-    this.note.dataset.why = text ? why : '';
-    if (this.note.textContent !== text) this.note.textContent = text;
+    this.note?.remove();
+    this.note = text ? h('p', { class: 'chat-note', id: this.noteId, role: 'alert', dataset: { why } }, text) : null;
+    if (this.note) this.el.append(this.note);
   }
 }

@@ -81,7 +81,7 @@ def _limits_are_said(chat: Chat, words: dict, shot: str) -> None:
     assert _overflow(page) <= 0
     _shot(page, f"{shot}-too-long")
     chat.input.fill("x" * 500)
-    expect(chat.note).to_be_empty()
+    expect(chat.note).to_have_count(0)
     expect(chat.count).to_have_text(words["none"])
 
 
