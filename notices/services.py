@@ -222,13 +222,18 @@ def unsubscribe_token(user) -> str:
     return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def unsubscribe(token: str):
-    """Turn the e-mails off for the token's player; the player, or None for a bad token."""
+def unsubscribe_reader(token: str):
+    """The player an unsubscribe link names, or None for a bad token (or an account that is gone)."""
     try:
         user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
-    user = get_user_model().objects.filter(pk=user_id).first()
+    return get_user_model().objects.filter(pk=user_id).first()
+
+
+def unsubscribe(token: str):
+    """Turn the e-mails off for the token's player; the player, or None for a bad token."""
+    user = unsubscribe_reader(token)
     if user is not None:
         Preferences.objects.update_or_create(user=user, defaults={"email_turns": False})
     return user

@@ -102,6 +102,8 @@ GOOD_CLIENT_MESSAGES = [
     {"type": "sync", "seq": 0},
     {"type": "sync"},
     {"type": "ping"},
+    {"type": "say", "text": "good game"},
+    {"type": "say", "id": "b-19", "text": "good game"},
 ]
 
 BAD_CLIENT_MESSAGES = {
@@ -116,6 +118,7 @@ BAD_CLIENT_MESSAGES = {
     "sync with a string seq": {"type": "sync", "seq": "3"},
     "sync with a fractional seq": {"type": "sync", "seq": 2.5},
     "ping with extra keys": {"type": "ping", "seq": 1},
+    "say with an empty id": {"type": "say", "id": "", "text": "hi"},
     "unknown type": {"type": "dance"},
     "no type": {"seq": 3},
     "a server message": {"type": "pong"},

@@ -194,8 +194,11 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         try:
             await handler(self, message)
         except RateLimited as exc:
+            # The frame's id, if it gave one (a `say` does): the page puts the refusal beside the chat's
+            # input and the text back in it.
+            shown = client_id[:MAX_CLIENT_ID] if client_id else None
             with translation.override(self.language):
-                error = {"type": "error", "id": None, "code": exc.code, "message": exc.message}
+                error = {"type": "error", "id": shown, "code": exc.code, "message": exc.message}
             await self.send_json({**error, "retry_after": exc.retry_after})
         except GameError as exc:
             await self.send_error(exc.code, exc, client_id)

@@ -87,6 +87,33 @@ def test_the_group_page_shows_messages_as_text_and_its_form_posts(make_user):
     assert "You hid the chat." in page and "alert(1)" not in page
 
 
+def test_the_group_pages_script_posts_and_hears_a_refusal_in_json(make_user, settings):
+    """The page's script keeps the text and says why beside the input (static/js/group-chat.js); the
+    plain form still gets the page back with the refusal at its top."""
+    settings.CHAT_MESSAGES_PER_MINUTE = 1
+    ann = make_user("ann")
+    group = groups.group_create(creator=ann, name="Dice")
+    client = Client()
+    client.force_login(ann)
+    address = reverse("chat:group_post", args=[group.pk])
+    script = {"HTTP_ACCEPT": "application/json"}
+    too_long = client.post(address, {"text": "x" * 501}, **script)
+    assert too_long.status_code == 400
+    assert too_long.json() == {"code": "bad_request", "error": "A chat message is at most 500 characters."}
+    sent = client.post(address, {"text": "Friday?"}, **script)
+    assert sent.status_code == 201
+    assert sent.json()["message"] == json.loads(json.dumps(Message.objects.get().as_dict()))
+    refused = client.post(address, {"text": "Saturday?"}, **script)
+    assert refused.status_code == 429
+    body = refused.json()
+    assert body["code"] == "rate_limited" and body["retry_after"] >= 1
+    assert refused["Retry-After"] == str(body["retry_after"])
+    assert body["error"] == f"You are writing too fast: wait {body['retry_after']} s."
+    browser = {"HTTP_ACCEPT": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    assert client.post(address, {"text": "Sunday?"}, **browser).status_code == 302
+    assert Message.objects.count() == 1
+
+
 @pytest.mark.asyncio
 async def test_a_table_message_reaches_every_socket_and_the_next_snapshot(make_user):
     ann, bob, cid = [await database_sync_to_async(make_user)(n) for n in ("ann", "bob", "cid")]
@@ -112,6 +139,31 @@ async def test_a_table_message_reaches_every_socket_and_the_next_snapshot(make_u
     finally:
         for tab in tabs:
             await tab.comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_refused_table_message_names_the_say_it_refuses(make_user, settings):
+    """The page puts the refusal beside its chat and the text back in the input: the error carries the
+    say's id, and writing too fast its wait."""
+    settings.CHAT_MESSAGES_PER_MINUTE = 1
+    ann = await database_sync_to_async(make_user)("ann")
+    game = await database_sync_to_async(tables.game_create)(creator=ann, kind="farkle", seats=1)
+    tab = Tab(ann, game.pk)
+    try:
+        await tab.open()
+        await tab.comm.send_json_to({"type": "say", "id": "p-1", "text": "x" * 501})
+        refused = await tab.next("error")
+        assert (refused["id"], refused["code"]) == ("p-1", "bad_request")
+        await tab.comm.send_json_to({"type": "say", "id": "p-2", "text": "first"})
+        assert (await tab.next("chat"))["message"]["text"] == "first"
+        await tab.comm.send_json_to({"type": "say", "id": "p-3", "text": "second"})
+        refused = await tab.next("error")
+        assert (refused["id"], refused["code"]) == ("p-3", "rate_limited")
+        assert refused["retry_after"] >= 1 and f"wait {refused['retry_after']} s" in refused["message"]
+        await tab.comm.send_json_to({"type": "say", "text": "third"})  # without an id, as before
+        assert (await tab.next("error"))["id"] is None
+    finally:
+        await tab.comm.disconnect()
 
 
 @pytest.mark.asyncio

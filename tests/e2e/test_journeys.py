@@ -899,6 +899,8 @@ def test_a_dropped_connection_catches_up_without_a_reload(visit, dice, snap):
     die(ann, 1).click()
     die(ann, 2).click()
     ann.keyboard.press("Space")
+    # The page says that the roll waits, beside the buttons, until it is sent and acknowledged.
+    expect(ann.locator("#g-queued")).to_have_text("Your roll will be sent as soon as you are back online.")
     snap(ann, "ann-rolls-while-offline")
     expect(bob.locator("#roll-count")).to_have_text("1 of 3 rolls used")
     ann.context.set_offline(False)
@@ -907,4 +909,5 @@ def test_a_dropped_connection_catches_up_without_a_reload(visit, dice, snap):
         expect(die(page, 5)).to_have_attribute("aria-label", "Die 5: four")
         expect(page.locator("#g-log li[data-seq]")).to_have_count(7)
     expect(ann.locator("#g-conn")).to_be_hidden()
+    expect(ann.locator("#g-queued")).to_be_empty()
     assert ann.evaluate("window.stillTheSamePage") is True

@@ -168,10 +168,69 @@ def test_unsubscribe_in_one_click_with_the_signed_token(make_user):
     bob = make_user("bob", email="b@example.com")
     token = notices.unsubscribe_token(bob)
     # Mail programs post it without a cookie or a CSRF token (RFC 8058).
-    response = Client(enforce_csrf_checks=True).post(reverse("notices:unsubscribe", args=[token]))
+    response = Client(enforce_csrf_checks=True).post(
+        reverse("notices:unsubscribe", args=[token]),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 200
     assert not Preferences.objects.get(user=bob).email_turns
     assert Client().get(reverse("notices:unsubscribe", args=[token + "x"])).status_code == 400
+
+
+def test_following_the_unsubscribe_link_only_asks(make_user, settings):
+    """A mail scanner opens every link of a mail: the link's page changes nothing, its button does
+    (a form posting back to the same address, with no CSRF token: a signed-out reader has no cookie)."""
+    bob = make_user("bob", email="b@example.com", language="de")
+    address = reverse("notices:unsubscribe", args=[notices.unsubscribe_token(bob)])
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(address, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert not Preferences.objects.filter(user=bob).exists()  # nothing written, not even a default row
+    text = page.content.decode()
+    # In bob's own language, whatever the browser asks for: the link names him.
+    assert "<h1>E-Mails zum Zug abbestellen?</h1>" in text and 'lang="de"' in text
+    assert re.search(r'<form method="post" class="unsubscribe-form">', text)
+    assert "csrfmiddlewaretoken" not in text.split('class="unsubscribe-form"')[1].split("</form>")[0]
+    # The language switch at the page's foot is this browser's choice, which the page then follows.
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert "<h1>Stop the turn e-mails?</h1>" in client.get(address).content.decode()
+    stopped = client.post(address)
+    assert stopped.status_code == 200
+    assert not Preferences.objects.get(user=bob).email_turns
+    Preferences.objects.filter(user=bob).update(email_turns=True)
+    client.get(address)
+    assert Preferences.objects.get(user=bob).email_turns
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_changed_unsubscribe_token_is_refused_on_both(make_user, method):
+    bob = make_user("bob", email="b@example.com")
+    address = reverse("notices:unsubscribe", args=[notices.unsubscribe_token(bob)[:-2] + "xx"])
+    response = getattr(Client(enforce_csrf_checks=True), method)(address)
+    assert response.status_code == 400
+    assert "This link does not work" in response.content.decode()
+    assert not Preferences.objects.filter(user=bob).exists()
+
+
+def test_the_mail_names_the_one_click_address_in_its_headers(make_user, settings):
+    settings.TURN_MAIL_DAYS_AFTER = 0
+    game, ann, bob = table(make_user)
+    at_table(game, ann)
+    end_turn(game, ann)
+    worker()
+    (sent,) = mail.outbox
+    address = f"{settings.SITE_URL}{reverse('notices:unsubscribe', args=[notices.unsubscribe_token(bob)])}"
+    assert sent.extra_headers["List-Unsubscribe"] == f"<{address}>"
+    assert sent.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert f"Stop these e-mails: {address}" in sent.body
+    # What the mail program does with them: a POST to that address, without cookies.
+    path = address.removeprefix(settings.SITE_URL)
+    response = Client(enforce_csrf_checks=True).post(
+        path, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 200
+    assert not Preferences.objects.get(user=bob).email_turns
 
 
 def test_a_pace_over_days_takes_one_to_three_days(make_user):

@@ -23,6 +23,16 @@ const ERROR_MS = 6000;
 // The server says the worker is not running once the move is overdue by a few seconds.
 const COMPUTER_LATE_MS = 2000;
 const WORKER_NOTICE = gettext_noop('The computer players are waiting for the background worker, which is not running.');
+// A move asked for while the connection is down waits for it (client.js: it goes once, on return); the
+// page says so beside the buttons until the server has acknowledged it.
+const QUEUED = {
+  roll: gettext_noop('Your roll will be sent as soon as you are back online.'),
+  score: gettext_noop('Your score will be sent as soon as you are back online.'),
+  bank: gettext_noop('Your points will be banked as soon as you are back online.'),
+  skip: gettext_noop('The skip will be sent as soon as you are back online.'),
+  resign: gettext_noop('Your resignation will be sent as soon as you are back online.'),
+};
+const QUEUED_MOVE = gettext_noop('Your move will be sent as soon as you are back online.');
 
 export class GameApp {
   constructor(root) {
@@ -53,10 +63,12 @@ export class GameApp {
       lobby: (message) => this.#lobby(message),
       nextGame: (message) => { this.nextGame = message; this.render(); },
       chat: () => this.chat.render(),
+      chatRefused: (message, text) => this.chat.refused(message, text),
       hint: (message) => this.hints?.received(message),
       connection: (status, why, alert) => {
         this.fatal = why ?? null;
         this.#renderConnection(status);
+        this.#renderQueued();
         if (alert) this.#setError(alert, { sticky: status === 'closed' });
       },
     });
@@ -256,6 +268,7 @@ export class GameApp {
       last: el('g-last', 'p', { class: 'g-last' }),
       dice: el('g-dice', 'div', { class: 'g-dice', role: 'group', 'aria-label': gettext('Dice') }),
       controls: el('g-controls', 'div', { class: 'g-controls' }),
+      queued: el('g-queued', 'p', { class: 'g-queued', role: 'status' }),
       hint: el('g-hint', 'p', { class: 'g-hint' }),
       error: el('g-error', 'p', { class: 'g-error', role: 'alert' }),
       moment: el('g-moment', 'div', { class: 'g-moment' }),
@@ -275,7 +288,7 @@ export class GameApp {
           d.end, d.turn, d.worker, d.last,
           // The bar stays on screen while the card scrolls under it (game.css): the dice, the buttons
           // and what the box being chosen would score are always seen together.
-          h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.hint, d.error),
+          h('div', { class: 'g-bar' }, h('div', { class: 'g-tray' }, d.dice, d.controls), d.queued, d.hint, d.error),
           this.hints?.el,
           d.moment, h('div', { class: 'g-cards' }, d.board, d.beside)),
         h('aside', { class: 'g-side' },
@@ -292,6 +305,14 @@ export class GameApp {
     this.dom.conn.textContent = text;
     this.dom.conn.className = `g-conn ${status}`;
     this.root.dataset.conn = status;
+  }
+
+  // A socket closed for good sends nothing more: its own alert says why, and no promise is made.
+  #renderQueued() {
+    const { pending, connection } = this.client;
+    if (!this.dom?.queued) return;
+    const text = pending?.queued && connection !== 'closed' ? gettext(QUEUED[pending.action?.type] ?? QUEUED_MOVE) : '';
+    if (this.dom.queued.textContent !== text) this.dom.queued.textContent = text;
   }
 
   // `sticky`: a connection closed for good explains itself until the page is left.
@@ -329,6 +350,7 @@ export class GameApp {
     } else {
       fill(this.dom.turn, c.status === 'abandoned' ? gettext('This game was cancelled before it started.') : gettext('Waiting for the game to start…'));
     }
+    this.#renderQueued();
     this.#renderPlayers();
     this.#renderActions();
     this.#renderLog();

@@ -1,9 +1,11 @@
 // The table's chat panel (docs/protocol.md: `say` and `unsay` out, `chat` in, the snapshot's `chat`):
 // every message goes in as text, never as HTML. A player who hid the chat (notification settings) sees a
 // note instead. Only the players write (spectators read); a message's author, and the creator of the
-// group the game belongs to (`moderator`), may take it down.
+// group the game belongs to (`moderator`), may take it down. What the input says as its writer nears the
+// limit, or when the server refuses a message, is chat-input.js's.
 
 import { fill, h } from './dom.js';
+import { ChatInput } from '../chat-input.js';
 import { fmt, gettext } from '../i18n.js';
 
 const MAX = 500;
@@ -16,6 +18,7 @@ export class ChatPanel {
     this.shown = null;
     this.list = h('ol', { class: 'g-chat', id: 'g-chat', tabindex: '0', 'aria-labelledby': 'g-chat-title' });
     this.input = h('input', { type: 'text', id: 'g-chat-text', maxlength: String(MAX), autocomplete: 'off', enterkeyhint: 'send' });
+    this.writing = new ChatInput(this.input);
     this.el = h('section', { class: 'g-panel', 'aria-labelledby': 'g-chat-title' },
       h('h2', { id: 'g-chat-title' }, gettext('Chat')),
       muted
@@ -26,14 +29,22 @@ export class ChatPanel {
             h('label', { for: 'g-chat-text', class: 'sr-only' }, gettext('Message')),
             this.input,
             h('button', { type: 'submit', class: 'button small' }, gettext('Send'))),
+          talks && this.writing.el,
         ]);
   }
 
   #send(e) {
     e.preventDefault();
-    const text = this.input.value.trim();
-    if (!text) return;
-    if (this.client.say(text)) this.input.value = '';
+    const text = this.writing.take();
+    if (text === null) return;
+    if (this.client.say(text)) this.writing.sent();
+    else this.writing.refuse(gettext('Not sent: the connection is down. Send it again once you are back online.'));
+  }
+
+  /** The server refused a message of ours (the game socket's `error` answering our `say`): why, beside
+   * the input, and the text back in it; writing too fast carries the wait (`retry_after`). */
+  refused(error, text) {
+    this.writing.refuse(error.message, { draft: text, wait: error.retry_after ?? 0 });
   }
 
   #remover(m) {

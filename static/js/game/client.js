@@ -6,6 +6,9 @@ import { GameSocket } from './socket.js';
 const LOG_LIMIT = 200;
 // The ack can overtake its own event on the socket; only a seq still missing after this is a gap.
 const ACK_GAP_WAIT_MS = 1500;
+// The chat messages whose refusal the page still waits for: the server never confirms one by its id (the
+// `chat` broadcast is the answer), so the oldest are forgotten.
+const SAYING_LIMIT = 20;
 
 function randomPrefix() {
   const bytes = crypto.getRandomValues(new Uint8Array(5));
@@ -19,6 +22,7 @@ export class GameClient {
     this.prefix = randomPrefix();
     this.counter = 0;
     this.pending = null;
+    this.saying = new Map();
     this.syncing = false;
     this.lastSeq = null;
     this.game = null;
@@ -43,6 +47,8 @@ export class GameClient {
       onMessage: (m) => this.#receive(m),
       onStatus: (status, why, alert) => {
         this.connection = status;
+        // An action still unanswered when the socket drops goes again on return (#opened).
+        if (status !== 'open' && this.pending) this.pending.queued = true;
         this.listener.connection?.(status, why, alert);
       },
     });
@@ -61,17 +67,28 @@ export class GameClient {
   }
 
   // Returns false when another action is still waiting for its answer (no double sends on double clicks).
+  // An action asked for while the socket is down waits (`queued`) and goes once on return (#opened).
   act(action) {
     if (this.pending) return false;
-    this.counter += 1;
-    this.pending = { id: `${this.prefix}-${this.counter}`, action };
-    this.socket.send({ type: 'action', id: this.pending.id, action });
+    this.pending = { id: this.#nextId(), action, queued: false };
+    this.pending.queued = !this.socket.send({ type: 'action', id: this.pending.id, action });
     this.listener.change?.('pending');
     return true;
   }
 
+  // Returns false when the socket is down (the message is not sent: chat does not wait for a return).
+  // The id comes back on a refusal, which then reaches the chat panel rather than the table's alert.
   say(text) {
-    return this.socket.send({ type: 'say', text });
+    const id = this.#nextId();
+    if (!this.socket.send({ type: 'say', id, text })) return false;
+    this.saying.set(id, text);
+    if (this.saying.size > SAYING_LIMIT) this.saying.delete(this.saying.keys().next().value);
+    return true;
+  }
+
+  #nextId() {
+    this.counter += 1;
+    return `${this.prefix}-${this.counter}`;
   }
 
   unsay(id) {
@@ -176,6 +193,12 @@ export class GameClient {
   }
 
   #error(message) {
+    if (message.id && this.saying.has(message.id)) {
+      const text = this.saying.get(message.id);
+      this.saying.delete(message.id);
+      this.listener.chatRefused?.(message, text);
+      return;
+    }
     if (message.id && this.pending?.id === message.id) this.pending = null;
     else if (message.id) return; // an answer to an action this page no longer waits for
     this.listener.error?.(message);
