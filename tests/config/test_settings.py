@@ -104,11 +104,13 @@ MOVE_PROBE = (
 )
 
 
-def _move_settings(module: str, env: dict) -> dict:
+def _move_settings(module: str, env: dict, argv: tuple[str, ...] = ()) -> dict:
+    """The settings as a process started with ``argv`` (``manage.py worker``, say) reads them."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("WS_", "CONN_", "DJANGO_"))}
     clean.update(env, DJANGO_SETTINGS_MODULE=module)
+    probe = f"import sys; sys.argv[:] = {list(argv) or ['-c']!r}; {MOVE_PROBE}"
     result = subprocess.run(
-        [sys.executable, "-c", MOVE_PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", probe], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
@@ -141,7 +143,19 @@ def test_connections_come_from_a_bounded_pool_whatever_conn_max_age_says():
     db = _move_settings("config.settings.production", env)["DATABASES"]["default"]
     assert db["CONN_MAX_AGE"] == 0
     assert db["CONN_HEALTH_CHECKS"] is True
-    assert db["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 16, "max_idle": 60, "name": "django"}
+    assert db["OPTIONS"]["pool"] == {
+        "min_size": 1,
+        "max_size": 16,
+        "max_idle": 60,
+        "timeout": 30.0,
+        "name": "django",
+    }
+    # The worker waits for a connection at most half its outage limit, so that it notices an outage
+    # within the limit (notices/management/commands/worker.py).
+    worker = _move_settings(
+        "config.settings.production", {**env, "WORKER_DB_OUTAGE_LIMIT": "3"}, ("manage.py", "worker")
+    )
+    assert worker["DATABASES"]["default"]["OPTIONS"]["pool"]["timeout"] == 1.5
     sized = _move_settings("config.settings.production", {**env, "DB_POOL_SIZE": "5", "CONN_MAX_AGE": "0"})
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 5
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_idle"] == 1
