@@ -11,10 +11,6 @@ from chat import services
 from games.errors import GameError
 
 
-def _back(group_id: int) -> HttpResponse:
-    return redirect("groups:detail", group_id=group_id)
-
-
 @login_required
 @require_POST
 def post(request: HttpRequest, group_id: int) -> HttpResponse:
