@@ -338,7 +338,3 @@ CACHES = {
         }
     ),
 }
-
-# The load benchmark (bench/, docs/BENCHMARKS.md): BENCH_BASELINE=1 adds a bare Channels fan-out consumer
-# at /ws/bench/<id>/ (bench/baseline_consumer.py) to measure Channels itself. Never set it in production.
-BENCH_BASELINE = env.bool("BENCH_BASELINE", default=False)
