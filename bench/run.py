@@ -78,7 +78,6 @@ SERVER_ENV = {
     "SECURE_SSL_REDIRECT": "false",
     "CHANNEL_LAYER_PREFIX": LAYER_PREFIX,
     "RATE_LIMIT_KEY_PREFIX": LAYER_PREFIX,
-    "BENCH_BASELINE": "1",
     "LOG_LEVEL": "WARNING",
     "PYTHONUNBUFFERED": "1",
 }
@@ -121,7 +120,7 @@ class Servers:
                         "127.0.0.1",
                         "-p",
                         str(port),
-                        "config.asgi:application",
+                        "bench.asgi:application",  # the site's, plus the baseline's fan-out
                     ],
                     cwd=SERVER_ROOT,
                     env=env,

@@ -28,7 +28,3 @@ def recent_for_group(group_id: int) -> list[Message]:
         .order_by("-created_at", "-pk")[:RECENT]
     )
     return list(reversed(rows))
-
-
-def _latest(messages):
-    return list(messages.select_related("author").order_by("-created_at", "-pk")[:RECENT])

@@ -11,10 +11,6 @@ from chat import services
 from games.errors import Forbidden, GameError, NotFound, RateLimited
 
 
-def _back(group_id: int) -> HttpResponse:
-    return redirect("groups:detail", group_id=group_id)
-
-
 def _refusal(exc: GameError) -> JsonResponse:
     """A refused message, as the page's script reads it (static/js/group-chat.js): the sentence goes
     beside the chat's input; writing too fast says how long to wait, in the body and in Retry-After."""

@@ -1,6 +1,5 @@
 """Websocket URL patterns of every app, gathered for config.asgi."""
 
-from django.conf import settings
 from django.urls import path, re_path
 
 from games.live.consumers import NoSuchPathConsumer
@@ -8,12 +7,6 @@ from games.live.routing import websocket_urlpatterns as game_patterns
 from notices.consumers import NoticesConsumer
 
 websocket_urlpatterns = [*game_patterns, path("ws/notices/", NoticesConsumer.as_asgi())]
-
-if settings.BENCH_BASELINE:
-    # The load benchmark's bare Channels fan-out (docs/BENCHMARKS.md); off unless BENCH_BASELINE=1.
-    from bench.baseline_consumer import websocket_urlpatterns as bench_patterns
-
-    websocket_urlpatterns += bench_patterns
 
 # Last: every other path is refused at the handshake rather than failing in the router.
 websocket_urlpatterns.append(re_path(r"", NoSuchPathConsumer.as_asgi()))

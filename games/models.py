@@ -117,10 +117,6 @@ class Game(models.Model):
     def is_solo(self) -> bool:
         return self.max_seats == 1
 
-    @property
-    def channel_group(self) -> str:
-        return f"game.{self.pk}"
-
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

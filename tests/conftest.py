@@ -13,7 +13,7 @@ from django.db import connections
 from django.test import TransactionTestCase
 
 from games.live import dbpool, move_async
-from games.live.dice_source import write_script
+from tests.dice_script import write_script
 from tests.protocol import check_server_frame
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the

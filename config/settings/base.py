@@ -228,10 +228,11 @@ LOGGING = {
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
 
-# Where dice come from: "system" (secrets.SystemRandom) everywhere real; "scripted" reads the rolls
-# from DICE_SCRIPT_PATH for tests and the e2e journeys. Production refuses "scripted".
-DICE_SOURCE = env("DICE_SOURCE", default="system")
-DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.json"))
+# Where dice come from (games/live/dice_source.py): the site knows only secrets.SystemRandom; the test
+# settings add the scripted dice of tests and e2e journeys. Not read from the environment, so that no
+# deployment can load the dice.
+DICE_SOURCES = {"system": "games.live.dice_source.SystemDice"}
+DICE_SOURCE = "system"
 
 # Live play.
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
@@ -338,7 +339,3 @@ CACHES = {
         }
     ),
 }
-
-# The load benchmark (bench/, docs/BENCHMARKS.md): BENCH_BASELINE=1 adds a bare Channels fan-out consumer
-# at /ws/bench/<id>/ (bench/baseline_consumer.py) to measure Channels itself. Never set it in production.
-BENCH_BASELINE = env.bool("BENCH_BASELINE", default=False)

@@ -23,7 +23,3 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
-
-if env("DICE_SOURCE", default="system") != "system":
-    raise ImproperlyConfigured("Production rolls real dice: DICE_SOURCE must be 'system'.")
-DICE_SOURCE = "system"

@@ -12,7 +12,13 @@ if os.environ.get("CHANNEL_LAYER_PREFIX", f"test{_RUN}").startswith(f"test{_RUN}
     os.environ["CHANNEL_LAYER_PREFIX"] = f"test{_RUN}{os.environ.get('PYTEST_XDIST_WORKER', '')}"
 
 from .base import *  # noqa: E402, F403
-from .base import BASE_DIR, DATABASES  # noqa: E402
+from .base import BASE_DIR, DATABASES, DICE_SOURCES  # noqa: E402
+
+# The tests' dice (tests/dice_script.py): DICE_SOURCE=scripted takes the rolls in order from the JSON
+# file DICE_SCRIPT_PATH; the servers the e2e journeys and browser tests start are given both.
+DICE_SOURCES = {**DICE_SOURCES, "scripted": "tests.dice_script.ScriptedDice"}
+DICE_SOURCE = env("DICE_SOURCE", default="system")  # noqa: F405
+DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.json"))  # noqa: F405
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # In memory; the turn e-mails' journey gives its worker a real SMTP server on localhost instead.

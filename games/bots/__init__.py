@@ -17,7 +17,8 @@ as a person's.
 - ``decision(slug, state)``: whether the player to move has a choice at all (a turn's first roll does
   not); the coach judges only decisions.
 
-Each game's bot lives in its own module and is registered in ``BOTS`` by slug.
+Farkle's bot is ``games.bots.farkle``; the card games share ``games.bots.cards``, which takes each
+game's box values from its module (``quintzee``, ``yahtzee99``, ``painted``) by slug.
 """
 
 from __future__ import annotations

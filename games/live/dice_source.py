@@ -1,19 +1,18 @@
 """Where the server's dice come from, and the record of every roll made for an action.
 
-Production rolls with secrets.SystemRandom(). Tests (and the end-to-end journeys, whose server runs in
-another process) select a scripted source with DICE_SOURCE=scripted: rolls are taken in order from the
-JSON file DICE_SCRIPT_PATH. production.py refuses any source but "system".
+The site rolls with secrets.SystemRandom(): its settings offer no other source. The test settings add a
+scripted one (tests/dice_script.py, DICE_SOURCE=scripted), which the tests and the end-to-end journeys'
+servers use to line up the dice.
 """
 
 from __future__ import annotations
 
-import fcntl
-import json
 import secrets
 from collections.abc import Callable
-from pathlib import Path
+from functools import cache
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 from games import rules
 from games.rules.dice import COLOURS
@@ -32,48 +31,25 @@ def system_roll(kind: str) -> Callable[[int], list]:
     return roll
 
 
-class ScriptExhausted(RuntimeError):
-    pass
+class SystemDice:
+    """The site's dice source. A source gives ``roll(kind)``, the engine's ``dice(n)`` for a game of
+    that kind, and ``give_back(spare)`` for rolls no stored action took; settings.DICE_SOURCES names the
+    sources by DICE_SOURCE (the test settings add a scripted one)."""
+
+    roll = staticmethod(system_roll)
+
+    @staticmethod
+    def give_back(spare: list[list]) -> None:
+        """Real dice that nobody saw are dropped: nothing to do."""
 
 
-def scripted_roll(kind: str) -> Callable[[int], list]:
-    path = Path(settings.DICE_SCRIPT_PATH)
-
-    def roll(n: int) -> list:
-        # A lock, because the e2e server and the test that feeds it are different processes.
-        with path.open("r+") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            script = json.load(fh)
-            if not script:
-                raise ScriptExhausted(f"the dice script {path} is empty; {n} dice were asked for")
-            dice = script.pop(0)
-            if len(dice) != n:
-                raise ScriptExhausted(
-                    f"the dice script's next roll has {len(dice)} dice, the game rolled {n}"
-                )
-            fh.seek(0)
-            fh.truncate()
-            json.dump(script, fh)
-        return dice
-
-    return roll
+@cache
+def _source(path: str):
+    return import_string(path)
 
 
-def write_script(path: Path | str, rolls: list[list]) -> None:
-    """Append rolls to a dice script (tests and e2e journeys use it to line up the dice)."""
-    path = Path(path)
-    path.touch()
-    with path.open("r+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        text = fh.read()
-        script = json.loads(text) if text.strip() else []
-        script.extend(rolls)
-        fh.seek(0)
-        fh.truncate()
-        json.dump(script, fh)
-
-
-SOURCES = {"system": system_roll, "scripted": scripted_roll}
+def source():
+    return _source(settings.DICE_SOURCES[settings.DICE_SOURCE])
 
 
 class RecordingDice:
@@ -85,8 +61,7 @@ class RecordingDice:
     """
 
     def __init__(self, kind: str, spare: list[list] | None = None):
-        source = getattr(settings, "DICE_SOURCE", "system")
-        self._roll = SOURCES[source](kind)
+        self._roll = source().roll(kind)
         self._spare = spare if spare is not None else []
         self.rolls: list[list] = []
 
@@ -97,18 +72,9 @@ class RecordingDice:
 
 
 def give_back(spare: list[list]) -> None:
-    """Spare dice (see RecordingDice) that no stored action took: a scripted source puts them back at the
-    front of its script, so that the next action gets the rolls a test lined up for it; real dice that
-    nobody saw are dropped."""
-    if not spare or getattr(settings, "DICE_SOURCE", "system") != "scripted":
-        return
-    with Path(settings.DICE_SCRIPT_PATH).open("r+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        script = json.load(fh)
-        fh.seek(0)
-        fh.truncate()
-        json.dump([*spare, *script], fh)
-    spare.clear()
+    """Spare dice (see RecordingDice) that no stored action took, handed back to their source."""
+    if spare:
+        source().give_back(spare)
 
 
 class ReplayDice:

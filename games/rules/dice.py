@@ -28,10 +28,6 @@ def most_of_a_kind(faces: Sequence[int]) -> int:
     return max(c.values()) if c else 0
 
 
-def is_n_of_a_kind(faces: Sequence[int], n: int) -> bool:
-    return most_of_a_kind(faces) >= n
-
-
 def is_five_of_a_kind(faces: Sequence[int]) -> bool:
     return len(faces) == 5 and len(set(faces)) == 1
 

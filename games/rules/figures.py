@@ -16,13 +16,6 @@ from typing import Any, NamedTuple
 
 from .messages import gettext_noop
 
-# Spelt out, not built, so that the site finds them in its catalogue.
-COLUMN_BONUS_LABELS = (
-    gettext_noop("Bonus, column 1"),
-    gettext_noop("Bonus, column 2"),
-    gettext_noop("Bonus, column 3"),
-)
-
 
 class Figure(NamedTuple):
     """One figure of a statistics page: ``key`` names it in the JSON; ``shown`` is "count", "rate"

@@ -133,7 +133,7 @@ def server(server_env):
 @pytest.fixture
 def dice(dice_script):
     """Queue rolls for the server: dice([1, 2, 3, 4, 5], [6, 6]) ...; the script is emptied after the test."""
-    from games.live.dice_source import write_script
+    from tests.dice_script import write_script
 
     dice_script.write_text("[]")
 

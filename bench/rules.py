@@ -1,6 +1,6 @@
 """Benchmark of the rules engines: random solo games chosen from legal_actions, with seeded dice.
 
-Run: ``python -m games.rules.bench [--games N] [--seed S]``.
+Run: ``python -m bench.rules [--games N] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import ENGINES
-from .dice import make_dice
+from games.rules import ENGINES
+from games.rules.dice import make_dice
 
 # Random Farkle play ends with probability 1, but a bug that stalls a game must not hang the benchmark.
 MAX_ACTIONS = 100_000
@@ -35,7 +35,7 @@ def play(engine: ModuleType, rng: random.Random, players: Sequence[str] = ("solo
 
 def bench(engine: ModuleType, games: int, seed: int) -> tuple[float, float, int]:
     """(games per second, actions per second, actions) for ``games`` random solo games."""
-    rng = random.Random(seed)  # noqa: S311 - reproducible play, not security
+    rng = random.Random(seed)
     start = time.perf_counter()
     actions = sum(play(engine, rng) for _ in range(games))
     elapsed = time.perf_counter() - start
@@ -43,7 +43,7 @@ def bench(engine: ModuleType, games: int, seed: int) -> tuple[float, float, int]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.rules.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.rules", description=__doc__)
     parser.add_argument("--games", type=int, default=100, help="games per engine (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and choices (default 1)")
     args = parser.parse_args(argv)
