@@ -118,3 +118,12 @@ def screens(page: Page, shot, name: str) -> None:
         if width != 360:
             shot(page, f"{name}-{width}")
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# Each device in each theme, and each language on both: four pages that cover every pair.
+LOOKS = [
+    ("desktop", "light", "en"),
+    ("desktop", "dark", "de"),
+    ("phone", "light", "de"),
+    ("phone", "dark", "en"),
+]

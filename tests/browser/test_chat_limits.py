@@ -13,7 +13,7 @@ from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from groups import services as groups
-from tests.browser.helpers import off_loop
+from tests.browser.helpers import LOOKS, off_loop
 from tests.browser.test_game_ui import start_game
 from tests.browser.test_site_ui import DESKTOP, PHONE, _overflow, _shot, open_as  # noqa: F401 (the fixture)
 from tests.e2e.axe import axe_violations
@@ -36,12 +36,6 @@ WORDS = {
         "fast": re.compile(r"^Du schreibst zu schnell: warte \d+ s\.$"),
     },
 }
-CASES = [
-    ("desktop", "light", "en"),
-    ("desktop", "dark", "de"),
-    ("phone", "light", "de"),
-    ("phone", "dark", "en"),
-]
 
 
 class Chat:
@@ -102,7 +96,7 @@ def _too_fast_is_said_beside_the_input(chat: Chat, words: dict, shot: str) -> No
     _shot(page, f"{shot}-too-fast")
 
 
-@pytest.mark.parametrize(("device", "scheme", "language"), CASES)
+@pytest.mark.parametrize(("device", "scheme", "language"), LOOKS)
 def test_the_tables_chat_says_its_limits(open_as, make_user, device, scheme, language):  # noqa: F811
     ann = make_user("ann", language=language)
     game = start_game("farkle", ann)
@@ -115,7 +109,7 @@ def test_the_tables_chat_says_its_limits(open_as, make_user, device, scheme, lan
     _too_fast_is_said_beside_the_input(chat, WORDS[language], shot)
 
 
-@pytest.mark.parametrize(("device", "scheme", "language"), CASES)
+@pytest.mark.parametrize(("device", "scheme", "language"), LOOKS)
 def test_a_groups_chat_says_its_limits(open_as, make_user, device, scheme, language):  # noqa: F811
     dave = make_user("dave", language=language)
     group = off_loop(groups.group_create, creator=dave, name="Dave's table")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.helpers import off_loop, score_box
+from tests.browser.helpers import LOOKS, off_loop, score_box
 from tests.browser.test_game_ui import start_game
 from tests.browser.test_site_ui import DESKTOP, PHONE, _overflow, _shot, open_as  # noqa: F401 (the fixture)
 from tests.e2e.axe import axe_violations
@@ -30,15 +30,9 @@ WORDS = {
         "rolled": "1 von 3 Würfen verbraucht",
     },
 }
-CASES = [
-    ("desktop", "light", "en"),
-    ("desktop", "dark", "de"),
-    ("phone", "light", "de"),
-    ("phone", "dark", "en"),
-]
 
 
-@pytest.mark.parametrize(("device", "scheme", "language"), CASES)
+@pytest.mark.parametrize(("device", "scheme", "language"), LOOKS)
 def test_a_move_made_offline_says_it_waits_until_it_is_sent(
     open_as,  # noqa: F811
     make_user,

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from notices.models import Preferences, preferences_of
 from notices.services import unsubscribe_token
-from tests.browser.helpers import off_loop
+from tests.browser.helpers import LOOKS, off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, _overflow, _shot, open_as  # noqa: F401 (the fixture)
 from tests.e2e.axe import axe_violations
 
@@ -26,15 +26,7 @@ def _wants_mail(user) -> bool:
     return off_loop(lambda: preferences_of(user).email_turns)
 
 
-CASES = [
-    ("desktop", "light", "en"),
-    ("desktop", "dark", "de"),
-    ("phone", "light", "de"),
-    ("phone", "dark", "en"),
-]
-
-
-@pytest.mark.parametrize(("device", "scheme", "language"), CASES)
+@pytest.mark.parametrize(("device", "scheme", "language"), LOOKS)
 def test_the_link_asks_and_the_button_stops_the_mails(open_as, make_user, device, scheme, language):  # noqa: F811
     # bob chose German on his profile; his browser says English: the page follows the player.
     bob = make_user("bob", email="bob@example.com", language="" if language == "en" else "de")
