@@ -282,17 +282,19 @@ WS_RATE_MESSAGES_PER_10S = env.int("WS_RATE_MESSAGES_PER_10S", default=200)
 WS_RATE_USER_ACTIONS_PER_10S = env.int("WS_RATE_USER_ACTIONS_PER_10S", default=200)
 WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default=400)
 # The Content-Security-Policy of every response (django-csp; issue 31): scripts, styles, images,
-# fonts, fetches and websockets from this site alone, no inline script or style attribute, no eval, no
-# plugin, no framing by any page, forms sent to this site only. The templates have no inline script
-# or handler and no style attribute; scripts set styles through the CSSOM (element.style), which the
-# policy allows. 'self' in connect-src covers ws:/wss: to the page's own host and port (CSP Level 3).
-# tests/config/test_csp.py checks the header; the browser tests fail on any violation.
+# fonts, fetches and websockets from this site alone (and data: images, below), no inline script or
+# style attribute, no eval, no plugin, no framing by any page, forms sent to this site only. The
+# templates have no inline script or handler and no style attribute; scripts set styles through the
+# CSSOM (element.style), which the policy allows. 'self' in connect-src covers ws:/wss: to the page's
+# own host and port (CSP Level 3). tests/config/test_csp.py checks the header; the browser tests fail
+# on any violation.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF],
+        # data: for the favicon with the count of notices drawn on it (static/js/notices.js).
+        "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],

@@ -18,7 +18,7 @@ STRICT = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
     "style-src": ["'self'"],
-    "img-src": ["'self'"],
+    "img-src": ["'self'", "data:"],  # the favicon with the notices' count (static/js/notices.js)
     "connect-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
