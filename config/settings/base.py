@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -36,6 +37,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "axes",
+    # django-csp: its system checks catch settings of its 3.x form, which it would silently ignore.
+    "csp",
     "accounts",
     "games",
     "groups",
@@ -48,6 +51,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before WhiteNoise, which answers static files itself: they get the policy too (an SVG opened
+    # as a page could run its scripts otherwise).
+    "csp.middleware.CSPMiddleware",
     # A NUL in a header is refused before anything stores it (config/params.py).
     "config.params.RefuseBadHeaders",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -286,6 +292,27 @@ WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)
 WS_RATE_MESSAGES_PER_10S = env.int("WS_RATE_MESSAGES_PER_10S", default=200)
 WS_RATE_USER_ACTIONS_PER_10S = env.int("WS_RATE_USER_ACTIONS_PER_10S", default=200)
 WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default=400)
+# The Content-Security-Policy of every response (django-csp; issue 31): scripts, styles, images,
+# fonts, fetches and websockets from this site alone (and data: images, below), no inline script or
+# style attribute, no eval, no plugin, no framing by any page, forms sent to this site only. The
+# templates have no inline script or handler and no style attribute; scripts set styles through the
+# CSSOM (element.style), which the policy allows. 'self' in connect-src covers ws:/wss: to the page's
+# own host and port (CSP Level 3). tests/config/test_csp.py checks the header; the browser tests fail
+# on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # data: for the favicon with the count of notices drawn on it (static/js/notices.js).
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 # Sign-in lockout (django-axes, configured in accounts/lockout.py): after this many failed sign-ins for
 # one username, or from one address, with less than LOGIN_FAILURE_WINDOW seconds between one failure and
 # the next, sign-ins for it are refused until that long after the last failure.

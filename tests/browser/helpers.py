@@ -13,14 +13,28 @@ from playwright.sync_api import Page
 
 from tests.protocol import check_server_frame
 
+# Chromium's console error for anything the Content-Security-Policy refused ("Executing inline script
+# violates the following Content Security Policy directive ...", formerly "Refused to ...").
+CSP_CONSOLE = re.compile(r"Content Security Policy|Content-Security-Policy")
+# Every document of a watched page reports each violation of the policy to the test, with the directive
+# and what it refused: the console's sentence alone does not say where the refused script or style was.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const where = `${event.sourceFile || event.documentURI}:${event.lineNumber}`;
+  window.__cspViolation(`${event.effectiveDirective} refused ${event.blockedURI || "?"} at ${where}`);
+}, true);
+"""
+
 
 class ConsoleWatch:
-    """Collects page errors, console errors and game-socket frames that break the protocol
-    (docs/protocol.schema.json) of the pages it watches; `check()` fails on any."""
+    """Collects page errors, console errors, Content-Security-Policy violations and game-socket frames
+    that break the protocol (docs/protocol.schema.json) of the pages it watches; `check()` fails on any.
+    `allow()` never excuses a violation of the policy."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.allowed: list[re.Pattern] = []
+        self.violations: list[str] = []
 
     def allow(self, pattern: str) -> None:
         self.allowed.append(re.compile(pattern))
@@ -29,10 +43,21 @@ class ConsoleWatch:
         page.on("pageerror", lambda exc: self.problems.append(f"{who}: page error: {exc}"))
 
         def console(msg):
-            if msg.type == "error" and not any(p.search(msg.text) for p in self.allowed):
+            if msg.type != "error":
+                return
+            if CSP_CONSOLE.search(msg.text):
+                self.problems.append(f"{who}: CSP violation (console): {msg.text}")
+            elif not any(p.search(msg.text) for p in self.allowed):
                 self.problems.append(f"{who}: console error: {msg.text}")
 
         page.on("console", console)
+
+        def violation(_source, text: str) -> None:
+            self.violations.append(f"{who}: {text}")
+            self.problems.append(f"{who}: CSP violation: {text}")
+
+        page.expose_binding("__cspViolation", violation)
+        page.add_init_script(CSP_LISTENER)
 
         def websocket(ws):
             if "/ws/games/" not in ws.url:

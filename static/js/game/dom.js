@@ -8,6 +8,9 @@ export function h(tag, attrs, ...children) {
     if (value == null || value === false) continue;
     if (key === 'class') el.className = value;
     else if (key === 'dataset') Object.assign(el.dataset, value);
+    // An object of properties, set through the CSSOM: the Content-Security-Policy (style-src 'self')
+    // refuses a style attribute, but not what a script sets on element.style.
+    else if (key === 'style') Object.assign(el.style, value);
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? '' : String(value));
   }

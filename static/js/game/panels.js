@@ -27,7 +27,7 @@ export function playerItems({ rows, me, goal }) {
   h('span', { class: 'score' }, number(score)),
   // Farkle: how far each player is on the way to the goal.
   goal ? h('span', { class: 'progress', 'aria-hidden': 'true' },
-    h('span', { style: `width:${Math.min(100, (100 * score) / goal)}%` })) : null));
+    h('span', { style: { width: `${Math.min(100, (100 * score) / goal)}%` } })) : null));
 }
 
 /** `skip`: null, {player, wait} while the player to move may not be skipped yet, or {player} once they may. */

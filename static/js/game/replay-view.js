@@ -28,7 +28,7 @@ function standings(state, scores, winners, goal) {
       winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
       h('span', { class: 'score' }, number(score)),
       goal ? h('span', { class: 'progress', 'aria-hidden': 'true' },
-        h('span', { style: `width:${Math.min(100, (100 * score) / goal)}%` })) : null);
+        h('span', { style: { width: `${Math.min(100, (100 * score) / goal)}%` } })) : null);
     }));
 }
 
