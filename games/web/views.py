@@ -48,19 +48,22 @@ def _groups_of(user):
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
     initial = {"kind": request.GET.get("kind", catalogue.kinds()[0].slug), "group": request.GET.get("group")}
-    if request.GET.get("seats", "").isdigit():
-        initial["seats"] = int(request.GET["seats"])
+    seats = request.GET.get("seats", "")
+    # One seat ("Play solo now") has a card of its own, first on the page; the form for any table
+    # below it keeps its usual seats.
+    if seats.isdigit() and seats != "1":
+        initial["seats"] = int(seats)
     form = GameCreateForm(initial=initial, groups=_groups_of(request.user))
-    return _lobby(request, form)
+    return _lobby(request, form, solo=seats == "1")
 
 
-def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
-    seats = form["seats"].value()
+def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200, solo: bool = False) -> HttpResponse:
     context = {
         "form": form,
         "open_games": lobby.open_games_for(request.user),
         "computer_options": form.option_widgets("computer"),
-        "solo": str(seats) == "1",
+        "solo": solo or str(form["seats"].value()) == "1",
+        "solo_options": form.option_widgets("solo"),
     }
     return render(request, "games/lobby.html", context, status=status)
 

@@ -247,7 +247,11 @@ def test_play_solo_now_signs_up_and_lands_in_the_lobby_set_for_one(client):
     )
     assert response.status_code == 302 and response["Location"] == solo
     lobby = client.get(solo)
-    assert lobby.context["form"]["seats"].value() == 1
+    # The solo form comes first; the form for any table below it keeps its usual seats.
+    assert lobby.context["solo"] is True
+    html = lobby.content.decode()
+    assert html.index('id="solo-form"') < html.index('id="computer-form"') < html.index('id="new-game-form"')
+    assert '<input type="hidden" name="seats" value="1">' in html
 
 
 def test_home_for_a_player_offers_solo_play(client, ann):
