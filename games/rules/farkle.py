@@ -573,7 +573,8 @@ def _end_turn(s: State, *, counted: bool, alone: bool = False) -> None:
     if alone or following is None or (wrapped and s["ending"]):
         turns.finish(s)
         event = s["last_event"]
-        event["msg"].append(turns.outcome(winners(s), s["laps"]))
+        solo = s["banked"][seats[0]] if len(seats) == 1 else None
+        event["msg"].append(turns.outcome(winners(s), s["laps"], solo=solo))
         event["text"] = english(event["msg"])
         return
     if wrapped:

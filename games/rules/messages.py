@@ -128,6 +128,12 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "The game is over: %(winner)s wins after %(laps)s laps.",
         "laps",
     ),
+    "over.solo": gettext_noop("The game is over: %(player)s finished with %(points)s points."),
+    "over.solo_laps": ngettext_lazy(
+        "The game is over: %(player)s reached the goal with %(points)s points after %(laps)s lap.",
+        "The game is over: %(player)s reached the goal with %(points)s points after %(laps)s laps.",
+        "laps",
+    ),
     "over.shared_laps": ngettext_lazy(
         "The game is over: %(winners)s share the win after %(laps)s lap.",
         "The game is over: %(winners)s share the win after %(laps)s laps.",
