@@ -593,8 +593,9 @@ options = (
     Option(
         "goal",
         gettext_noop("Farkle goal"),
-        # Written as English pages write every figure (games.i18n.number), and as the game is named.
-        ((10000, gettext_noop("10000")), (5000, gettext_noop("5000")), (3000, gettext_noop("3000"))),
+        # Plain digits in every language, not for translation: a goal is written as it names the game
+        # ("Farkle (3000)"), on every page, notice and e-mail alike (messages.NAMING).
+        ((10000, "10000"), (5000, "5000"), (3000, "3000")),
         GOALS[0],
         text=gettext_noop("Goal {value}"),
         separates_results=True,

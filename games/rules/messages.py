@@ -169,6 +169,10 @@ WORDS = (
     gettext_noop("yellow"),
 )
 TRANSLATED = frozenset({"label", "colour"})
+# Parameters whose number names a game's variant (Farkle's goal: "Farkle (3000)"): written in plain
+# digits in every language, as the game's name writes it, where other numbers are grouped as their
+# reader groups them (10.350 in German).
+NAMING = frozenset({"goal"})
 
 
 def msg(code: str, **params: Any) -> Message:

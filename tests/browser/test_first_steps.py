@@ -201,6 +201,8 @@ def test_a_finished_solo_game_says_its_total_and_a_personal_best(
     expect(end.get_by_role("heading", level=2)).to_have_text(words["title"])
     expect(end.locator("#personal-best")).to_have_text(words["best"])
     expect(page.locator("#g-last")).to_have_text(re.compile(re.escape(words["last"]) + "$"))
+    # The goal as the game's name writes it, in every language; the points as the reader writes them.
+    expect(page.locator("#g-last")).to_contain_text(words["goal"])
     for text in (end, page.locator("#g-last"), page.locator("#g-log"), page.locator("#g-players")):
         expect(text).not_to_contain_text(re.compile("win|gewinnt|Sieg", re.IGNORECASE))
     _shot(page, f"solo-end-best-{language}-{device}-{scheme}")

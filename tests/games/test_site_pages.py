@@ -205,7 +205,9 @@ def test_farkle_statistics_tabs_use_the_option_text(client, ann, bob, scripted_d
     assert figures["Farkle rate per roll"] == "33%"
     assert not _code_names(_text(response))
     empty = client.get(reverse("players:stats", args=["bob"]), {"kind": "farkle", "goal": 5000})
-    assert "No finished Farkle (10000) games (goal 5000) yet." in _text(empty)
+    # The games are named by their goal, as everywhere (issue 32, point 9).
+    assert "No finished Farkle (5000) games yet." in _text(empty)
+    assert "<title>bob · Farkle (5000) statistics" in empty.content.decode()
 
 
 def test_statistics_json_carries_the_labels(client, ann, scripted_dice):

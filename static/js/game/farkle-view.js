@@ -5,7 +5,7 @@ import { diceRow } from './dice.js';
 import { fill } from './dom.js';
 import { farkleBoard, farkleControls, farkleMoment, selectionValue, usableDice } from './farkle.js';
 import { GameView } from './view.js';
-import { fmt, gettext, number } from '../i18n.js';
+import { fmt, gettext } from '../i18n.js';
 
 // Digits pick a die whatever the game's number of dice; a digit past the dice on the table does nothing.
 const DIE_KEYS = 6;
@@ -93,7 +93,7 @@ class FarklePlay extends GameView {
 
   turnHint() {
     const s = this.app.state;
-    if (s.rolls === 0) return fmt(gettext('Roll the dice to start your turn. Goal: %(goal)s.'), { goal: number(s.goal) });
+    if (s.rolls === 0) return fmt(gettext('Roll the dice to start your turn. Goal: %(goal)s.'), { goal: String(s.goal) });
     if (s.confirm_roll) return gettext('Hot dice confirmed: set aside scoring dice, then roll or bank.');
     return gettext('Select scoring dice, then roll the rest or bank.');
   }

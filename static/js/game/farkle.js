@@ -96,10 +96,11 @@ export function farkleBoard({ state: s, me }) {
     h('span', { class: 'aside-label' }, fmt(gettext('Set %(number)s'), { number: i + 1 })),
     h('span', { class: 'moment-dice' }, faces.map((f) => dieFace(f, { small: true, label: String(f) }))),
     h('span', { class: 'aside-value' }, number(farkleScore(faces)))));
-  const stat = (label, value, id) => h('span', { class: 'stat', id }, h('span', { class: 'muted' }, `${label} `), number(value));
+  const stat = (label, value, id) => h('span', { class: 'stat', id }, h('span', { class: 'muted' }, `${label} `), value);
   return [
     h('div', { class: 'farkle-info' },
-      h('p', {}, stat(gettext('Goal'), s.goal), stat(gettext('Lap'), s.laps, 'lap-counter'), stat(gettext('Dice'), s.dice_count)),
+      // The goal in plain digits, as the game's name writes it ("Farkle (10000)") in every language.
+      h('p', {}, stat(gettext('Goal'), String(s.goal)), stat(gettext('Lap'), number(s.laps), 'lap-counter'), stat(gettext('Dice'), number(s.dice_count))),
       s.ending && !s.over ? h('p', { class: 'final-round' }, gettext('Final round: the goal has been reached.')) : null),
     h('section', { class: 'set-aside', 'aria-labelledby': 'aside-title' },
       h('h3', { id: 'aside-title' }, aside(s, me)),
