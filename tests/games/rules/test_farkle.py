@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import IllegalAction, farkle
@@ -933,6 +933,8 @@ def _preview_of(dice: list[int]) -> dict:
     return farkle.preview(state)
 
 
+# No deadline: a roll's first look fills the engine's caches, which takes a while on a busy machine.
+@settings(deadline=None)
 @given(ROLLS)
 def test_every_die_marked_usable_belongs_to_a_set_the_engine_scores(dice):
     p = _preview_of(dice)
@@ -958,6 +960,7 @@ def test_every_die_marked_usable_belongs_to_a_set_the_engine_scores(dice):
     assert bool(p["sets"]) == farkle.has_score(dice)
 
 
+@settings(deadline=None)
 @given(ROLLS)
 def test_every_selection_is_worth_a_sum_of_listed_sets(dice):
     """The list is complete: what any scoring selection is worth is some listed sets added up."""
