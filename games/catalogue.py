@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import i18n, rules
+from games import rules
 from games.rules import declare
 
 
@@ -75,8 +75,9 @@ class GameKind:
         return option.values if option is not None else (None,)
 
     def variant_text(self, variant: int) -> str:
-        """One value of the separating option as a player reads it: "Goal 3000"."""
-        return gettext(self.separating.text).format(value=i18n.figure(variant))
+        """One value of the separating option as a player reads it: "Goal 3000" (plain digits in every
+        language, as the game's name writes it: games.rules.messages.NAMING)."""
+        return gettext(self.separating.text).format(value=variant)
 
     def display_name(self, variant: int | None) -> str:
         """The name of one list of results, as its games are named: "Farkle (3000)"."""

@@ -78,7 +78,7 @@ def _param(key: str, value: Any) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return number(value)
+        return str(value) if key in messages.NAMING else number(value)
     if key in messages.TRANSLATED and isinstance(value, str):
         return gettext(value)
     return value

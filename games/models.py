@@ -88,7 +88,8 @@ class Game(models.Model):
     @property
     def option_text(self) -> str:
         """The chosen options as a player reads them ("Goal 3000 · 6 dice"); "" when there are none."""
-        return declare.option_text(self.engine, self.options, gettext, i18n.figure)
+        # A goal in plain digits, as the game's name writes it (games.rules.messages.NAMING).
+        return declare.option_text(self.engine, self.options, gettext)
 
     @property
     def pace_text(self) -> str:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from chat import selectors as chat
 from games.models import Action, Connection, Game, Seat
+from games.results.highscores import personal_bests
 
 if TYPE_CHECKING:
     from games.live.moves import Logged, Mover
@@ -28,6 +29,9 @@ def connected_usernames(game_id: int) -> list[str]:
 
 
 def seat_list(game: Game) -> list[dict]:
+    """The seats as the protocol sends them; ``best``: the seat's result is its player's personal best
+    (games.results.highscores.personal_bests), known once the game is finished."""
+    bests = personal_bests(game) if game.status == Game.Status.FINISHED else set()
     return [
         {
             "position": s.position,
@@ -37,6 +41,7 @@ def seat_list(game: Game) -> list[dict]:
             "final_score": s.final_score,
             "winner": s.winner,
             "laps": s.laps,
+            "best": s.user.username in bests,
             "last_seen": s.last_seen.isoformat() if s.last_seen else None,
         }
         for s in Seat.objects.filter(game=game).select_related("user").order_by("position")

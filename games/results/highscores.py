@@ -80,6 +80,12 @@ class Board:
             equal &= Q(**{field: value})
         return reduce(operator.or_, above)
 
+    def as_good_as(self, seat: Seat) -> Q:
+        """Entries that rank above ``seat`` or level with it."""
+        return self.better_than(seat) | Q(
+            **{k.lstrip("-"): getattr(seat, k.lstrip("-")) for k in self.kind.ranking.order}
+        )
+
     def figures(self, seat: Seat) -> tuple:
         return tuple(getattr(seat, key.lstrip("-")) for key in self.kind.ranking.order)
 
@@ -159,6 +165,23 @@ def high_scores(
         "entries": entries,
         "viewer_best": mine,
     }
+
+
+def personal_bests(game: Game) -> set[str]:
+    """The players of a finished game whose result in it beats every result of theirs finished before
+    it on the game's all-time list (its goal's, for Farkle), when they had one: a first result is
+    nobody's personal best yet. Said as it was when the game ended, whatever came after."""
+    if game.status != Game.Status.FINISHED or game.finished_at is None:
+        return set()
+    kind = resolve(game.kind)
+    option = kind.separating
+    board = Board(kind, "all", game.options.get(option.name) if option else None, None)
+    bests = set()
+    for seat in board.seats().filter(game=game).select_related("user"):
+        earlier = board.seats().filter(user_id=seat.user_id, game__finished_at__lt=game.finished_at)
+        if earlier.exists() and not earlier.filter(board.as_good_as(seat)).exists():
+            bests.add(seat.user.username)
+    return bests
 
 
 def shown_board(kind: GameKind, **kwargs) -> dict:

@@ -147,7 +147,11 @@ def _advance(state: dict, after: str) -> None:
 
 
 def _ending(state: dict) -> list[dict]:
-    return [turns.outcome(winners(state))] if state["over"] else []
+    if not state["over"]:
+        return []
+    players = state["players"]
+    solo = scores(state)[players[0]] if len(players) == 1 else None
+    return [turns.outcome(winners(state), solo=solo)]
 
 
 def _said(event: dict, parts: list[dict]) -> dict:

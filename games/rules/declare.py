@@ -78,8 +78,8 @@ def separating_option(engine: Any) -> Option | None:
 
 def option_text(engine: Any, options: Mapping[str, Any] | None, say: Any = str, show: Any = None) -> str:
     """The chosen options as a player reads them: "Goal 3000 · 6 dice"; "" for a game without options.
-    ``say`` translates each option's text and ``show`` writes each value (the site passes gettext and
-    its digit grouping: "Ziel 3.000")."""
+    ``say`` translates each option's text and ``show`` writes each value (the site passes gettext, and
+    leaves the values as they are: a goal names the game, "Ziel 3000" as "Farkle (3000)")."""
     chosen = full_options(engine, options)
     shown = show or (lambda value: value)
     return " · ".join(say(o.text).format(value=shown(chosen[o.name])) for o in engine.options)

@@ -132,6 +132,40 @@ def _sorted_keeps(faces: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], 
     return tuple(out)
 
 
+@cache
+def _sorted_sets(faces: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The combinations of the RULINGS table found in the sorted roll ``faces``, each once, with its
+    value: the highest value first, then the fewer dice, then the lower faces."""
+    have = tuple(faces.count(f) for f in FACES)
+    found = [
+        (tuple(f for f, n in zip(FACES, combo, strict=True) for _ in range(n)), value)
+        for combo, value in _COMBINATIONS
+        if all(need <= n for need, n in zip(combo, have, strict=True))
+    ]
+    found.sort(key=lambda item: (-item[1], len(item[0]), item[0]))
+    return tuple(found)
+
+
+def scoring_sets(dice: Iterable[int]) -> list[dict[str, Any]]:
+    """The scoring sets of one roll, as the player picks from them: every combination of the RULINGS
+    table that these dice hold, each once, the highest value first, as ``dice`` (its faces), ``keep``
+    (the indices in ``dice`` of one choice of those faces) and ``value``. Any scoring selection of the
+    roll is worth the sum of some of these sets, taken from different dice."""
+    roll = list(dice)
+    if not all(_is_face(f) for f in roll):
+        return []
+    out = []
+    for faces, value in _sorted_sets(tuple(sorted(roll))):
+        free = list(range(len(roll)))
+        keep = []
+        for f in faces:
+            i = next(i for i in free if roll[i] == f)
+            free.remove(i)
+            keep.append(i)
+        out.append({"dice": list(faces), "keep": sorted(keep), "value": value})
+    return out
+
+
 @lru_cache(maxsize=1024)
 def _keeps(roll: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every scoring selection of indices of ``roll`` with its value, smallest selections first."""
@@ -262,6 +296,10 @@ def preview(state: State) -> dict[str, Any]:
     ``can_bank``: whether some roll or bank is legal; ``must_confirm``: every die on the table scores
     together, so setting them all aside means rolling all dice again (banking then is not allowed);
     ``first_roll``: the turn has not rolled yet; ``best``: the highest value a selection can take.
+    ``sets``: the scoring sets of the dice on the table with their worth (``scoring_sets``), for the
+    player to see before picking; ``keeps``: every scoring selection of them, ``{"keep": [i, ...],
+    "value": n}`` (the ``keep`` of each roll in ``legal_actions``), so that a screen reads the value of
+    a selection, and which dice can still join it, from the engine instead of scoring dice itself.
     """
     out = {
         "scoring": [],
@@ -270,6 +308,8 @@ def preview(state: State) -> dict[str, Any]:
         "must_confirm": False,
         "first_roll": False,
         "best": 0,
+        "sets": [],
+        "keeps": [],
         "turn_points": state["turn_points"],
         "bank_minimum": BANK_MINIMUM,
     }
@@ -286,6 +326,8 @@ def preview(state: State) -> dict[str, Any]:
         can_bank=any(len(idx) < n and state["turn_points"] + v >= BANK_MINIMUM for idx, v in keeps),
         must_confirm=any(len(idx) == n for idx, _ in keeps),
         best=max((v for _, v in keeps), default=0),
+        sets=scoring_sets(state["dice"]),
+        keeps=[{"keep": list(idx), "value": v} for idx, v in keeps],
     )
     return out
 
@@ -531,7 +573,8 @@ def _end_turn(s: State, *, counted: bool, alone: bool = False) -> None:
     if alone or following is None or (wrapped and s["ending"]):
         turns.finish(s)
         event = s["last_event"]
-        event["msg"].append(turns.outcome(winners(s), s["laps"]))
+        solo = s["banked"][seats[0]] if len(seats) == 1 else None
+        event["msg"].append(turns.outcome(winners(s), s["laps"], solo=solo))
         event["text"] = english(event["msg"])
         return
     if wrapped:
@@ -550,8 +593,9 @@ options = (
     Option(
         "goal",
         gettext_noop("Farkle goal"),
-        # Written as English pages write every figure (games.i18n.number), and as the game is named.
-        ((10000, gettext_noop("10000")), (5000, gettext_noop("5000")), (3000, gettext_noop("3000"))),
+        # Plain digits in every language, not for translation: a goal is written as it names the game
+        # ("Farkle (3000)"), on every page, notice and e-mail alike (messages.NAMING).
+        ((10000, "10000"), (5000, "5000"), (3000, "3000")),
         GOALS[0],
         text=gettext_noop("Goal {value}"),
         separates_results=True,

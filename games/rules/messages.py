@@ -128,6 +128,12 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "The game is over: %(winner)s wins after %(laps)s laps.",
         "laps",
     ),
+    "over.solo": gettext_noop("The game is over: %(player)s finished with %(points)s points."),
+    "over.solo_laps": ngettext_lazy(
+        "The game is over: %(player)s reached the goal with %(points)s points after %(laps)s lap.",
+        "The game is over: %(player)s reached the goal with %(points)s points after %(laps)s laps.",
+        "laps",
+    ),
     "over.shared_laps": ngettext_lazy(
         "The game is over: %(winners)s share the win after %(laps)s lap.",
         "The game is over: %(winners)s share the win after %(laps)s laps.",
@@ -163,6 +169,10 @@ WORDS = (
     gettext_noop("yellow"),
 )
 TRANSLATED = frozenset({"label", "colour"})
+# Parameters whose number names a game's variant (Farkle's goal: "Farkle (3000)"): written in plain
+# digits in every language, as the game's name writes it, where other numbers are grouped as their
+# reader groups them (10.350 in German).
+NAMING = frozenset({"goal"})
 
 
 def msg(code: str, **params: Any) -> Message:

@@ -57,17 +57,17 @@ def game_create(
     except KeyError:
         raise BadRequest(_("There is no game called %(kind)s."), kind=repr(kind)) from None
     options = dict(options or {})
-    if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
-        raise BadRequest(
-            _("%(game)s takes %(min)s to %(max)s players."),
-            game=engine.name,
-            min=engine.min_players,
-            max=engine.max_players,
-        )
     try:
         engine.new_game(["probe"], options)  # the engine is the judge of its options
     except rules.IllegalAction as exc:
         raise BadRequest(exc) from None
+    if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
+        raise BadRequest(
+            _("%(game)s takes %(min)s to %(max)s players."),
+            game=declare.game_name(engine, options),
+            min=engine.min_players,
+            max=engine.max_players,
+        )
     # Stored in full, so that pages, statistics and high-score lists never guess a default.
     options = declare.full_options(engine, options)
     limit = settings.GAME_DEFAULT_ABSENCE_LIMIT if absence_limit is None else absence_limit

@@ -68,6 +68,11 @@ class SiteCatalog(JavaScriptCatalog):
             code: entry if isinstance(entry, str) else list(entry)
             for code, entry in messages.MESSAGES.items()
         }
-        shared = {"messages": table, "translated": sorted(messages.TRANSLATED), "language": get_language()}
+        shared = {
+            "messages": table,
+            "translated": sorted(messages.TRANSLATED),
+            "naming": sorted(messages.NAMING),
+            "language": get_language(),
+        }
         response.content += f"\nglobalThis.DICE_I18N = {json.dumps(shared)};\n".encode()
         return response

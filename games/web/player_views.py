@@ -84,14 +84,13 @@ def _translated(figures: list[Figure], tables: list[Table]) -> tuple[list[Figure
     return figures, tables
 
 
-def _no_games(kind: GameKind, stats: dict, variants: bool) -> str:
-    variant = f" ({kind.variant_text(stats['goal']).lower()})" if variants else ""
-    # Translators: %(variant)s is empty or the option chosen, in brackets with a space before it.
+def _no_games(name: str, stats: dict) -> str:
+    """``name``: the games as the list names them, by their goal for Farkle ("Farkle (5000)")."""
     sentence = {
-        "people": gettext("No finished %(name)s games%(variant)s among people yet."),
-        "computers": gettext("No finished %(name)s games%(variant)s with computer players yet."),
-    }.get(stats["opponents"], gettext("No finished %(name)s games%(variant)s yet."))
-    return sentence % {"name": kind.name, "variant": variant}
+        "people": gettext("No finished %(name)s games among people yet."),
+        "computers": gettext("No finished %(name)s games with computer players yet."),
+    }.get(stats["opponents"], gettext("No finished %(name)s games yet."))
+    return sentence % {"name": name}
 
 
 @login_required
@@ -103,12 +102,15 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     )
     figures, tables = _translated(*_shown(kind, stats))
     option = kind.separating
+    # The games these figures are of, named as each of them is: by the goal for Farkle.
+    name = kind.display_name(stats["goal"])
     return render(
         request,
         "players/stats.html",
         {
             "player": player,
             "kind": kind,
+            "name": name,
             "stats": stats,
             "variants": [(v, kind.variant_text(v)) for v in kind.variants()] if option else [],
             "variant_text": kind.variant_text(stats["goal"]) if option else "",
@@ -121,7 +123,7 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
                 ("people", gettext("Among people")),
                 ("computers", gettext("With computer players")),
             ],
-            "no_games": _no_games(kind, stats, bool(option)),
+            "no_games": _no_games(name, stats),
         },
     )
 

@@ -51,24 +51,27 @@ def _groups_of(user):
 def lobby_page(request: HttpRequest) -> HttpResponse:
     # A link may choose the game, its seats (the home page's "Play solo now") and a group: the seats
     # are read by the form's own field (400 for a number it does not take), the group as an id.
+    # One seat has a card of its own, first on the page; the form for any table below it keeps its
+    # usual seats.
+    seats = query_value(request, "seats", GameCreateForm.base_fields["seats"])
     initial = {
         "kind": request.GET.get("kind", catalogue.kinds()[0].slug),
         "group": query_id(request, "group"),
-        "seats": query_value(request, "seats", GameCreateForm.base_fields["seats"]),
+        "seats": seats if seats != 1 else None,
     }
     form = GameCreateForm(
         initial={k: v for k, v in initial.items() if v is not None}, groups=_groups_of(request.user)
     )
-    return _lobby(request, form)
+    return _lobby(request, form, solo=seats == 1)
 
 
-def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
-    seats = form["seats"].value()
+def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200, solo: bool = False) -> HttpResponse:
     context = {
         "form": form,
         "open_games": lobby.open_games_for(request.user),
         "computer_options": form.option_widgets("computer"),
-        "solo": str(seats) == "1",
+        "solo": solo or str(form["seats"].value()) == "1",
+        "solo_options": form.option_widgets("solo"),
     }
     return render(request, "games/lobby.html", context, status=status)
 

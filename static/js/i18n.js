@@ -2,8 +2,10 @@
 // base.html before any module) gives gettext and ngettext; DICE_I18N holds the engines' messages by
 // code (games/web/i18n.py), so that one broadcast event is said in each reader's own language.
 
-const catalogue = globalThis.DICE_I18N ?? { messages: {}, translated: [], language: 'en' };
+const catalogue = globalThis.DICE_I18N ?? { messages: {}, translated: [], naming: [], language: 'en' };
 const TRANSLATED = new Set(catalogue.translated);
+// Numbers that name a game's variant (Farkle's goal), in plain digits in every language (games.rules.messages.NAMING).
+const NAMING = new Set(catalogue.naming ?? []);
 export const language = catalogue.language || document.documentElement.lang || 'en';
 
 export function gettext(text) {
@@ -67,7 +69,7 @@ function param(key, value) {
     }
     return names(value.map(String));
   }
-  if (typeof value === 'number') return number(value);
+  if (typeof value === 'number') return NAMING.has(key) ? String(value) : number(value);
   if (TRANSLATED.has(key) && typeof value === 'string') return gettext(value);
   return value;
 }

@@ -59,7 +59,7 @@ def test_the_quick_game_against_the_computer_has_the_farkle_goal(open_as, make_u
     assert (game.max_seats, game.options["goal"]) == (2, 3000)
 
 
-@pytest.mark.parametrize(("language", "heading"), [("en", "Play solo, or set a table"), ("de", None)])
+@pytest.mark.parametrize(("language", "heading"), [("en", "Play solo"), ("de", None)])
 def test_play_solo_now_lands_on_the_solo_form(open_as, make_user, language, heading):  # noqa: F811
     ann = make_user("ann", language=language)
     page = open_as(ann, PHONE)
@@ -68,9 +68,11 @@ def test_play_solo_now_lands_on_the_solo_form(open_as, make_user, language, head
     expect(first).to_have_count(1)
     if heading:
         expect(first).to_have_text(heading)
-    expect(page.locator("#new-game-form #id_seats")).to_have_value("1")
-    for field_id in ONLY_WITH_OTHERS:
-        expect(page.locator(f"#new-game-form #{field_id}")).to_be_hidden()
+    # A form of its own for a solo table (issue 32, point 10): one seat, none of what needs others.
+    expect(page.locator("#solo-form input[name=seats]")).to_have_value("1")
+    for name in ("computers", "strength", "pace", "group", "absence_limit"):
+        expect(page.locator(f"#solo-form [name={name}]")).to_have_count(0)
     # The solo form is the first card on the page.
-    box = page.locator("#new-game-form").bounding_box()
+    box = page.locator("#solo-form").bounding_box()
     assert box["y"] < page.locator("#computer-form").bounding_box()["y"]
+    assert box["y"] < page.locator("#new-game-form").bounding_box()["y"]

@@ -404,7 +404,9 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, snap):
             check_axe(page, "Triple Quintzee, a bonus")
             snap(page, "quintzee-bonus")
 
-    expect(page.locator("#g-end .verdict")).to_have_text(f"You win with {total} points!")
+    # Played alone, the game ends with its total, not a win (issue 32, point 10).
+    expect(page.locator("#g-end h2")).to_have_text(f"Game over: {total} points")
+    expect(page.locator("#g-end")).not_to_contain_text("win")
     expect(score_of(page, "cleo")).to_have_text(str(total))
     expect(page.locator("#g-board tfoot")).to_contain_text(str(total))
     check_axe(page, "Triple Quintzee, game over")

@@ -205,7 +205,9 @@ def test_farkle_statistics_tabs_use_the_option_text(client, ann, bob, scripted_d
     assert figures["Farkle rate per roll"] == "33%"
     assert not _code_names(_text(response))
     empty = client.get(reverse("players:stats", args=["bob"]), {"kind": "farkle", "goal": 5000})
-    assert "No finished Farkle (10000) games (goal 5000) yet." in _text(empty)
+    # The games are named by their goal, as everywhere (issue 32, point 9).
+    assert "No finished Farkle (5000) games yet." in _text(empty)
+    assert "<title>bob · Farkle (5000) statistics" in empty.content.decode()
 
 
 def test_statistics_json_carries_the_labels(client, ann, scripted_dice):
@@ -247,7 +249,11 @@ def test_play_solo_now_signs_up_and_lands_in_the_lobby_set_for_one(client):
     )
     assert response.status_code == 302 and response["Location"] == solo
     lobby = client.get(solo)
-    assert lobby.context["form"]["seats"].value() == 1
+    # The solo form comes first; the form for any table below it keeps its usual seats.
+    assert lobby.context["solo"] is True
+    html = lobby.content.decode()
+    assert html.index('id="solo-form"') < html.index('id="computer-form"') < html.index('id="new-game-form"')
+    assert '<input type="hidden" name="seats" value="1">' in html
 
 
 def test_home_for_a_player_offers_solo_play(client, ann):

@@ -70,11 +70,12 @@ def test_german_pages_group_scores_and_write_german_dates(finished):
     assert "11.050" in history and "01.12.2026, 17:26" in history
     assert "1. Dez. 2026" in page(client, reverse("games:mine"))
     stats = page(client, reverse("players:stats", args=["ann"]) + "?kind=farkle&goal=3000")
-    assert 'data-stat="best">11.050<' in stats and "Ziel 3.000" in stats
-    assert "3.000</option>" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
+    # Scores are grouped; a goal is written as it names the game, "Farkle (3000)" (issue 32, point 9).
+    assert 'data-stat="best">11.050<' in stats and "Ziel 3000" in stats and "Farkle (3000)" in stats
+    assert "3000</option>" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
     assert "11.050" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
     assert "1. Dezember 2026" in page(client, reverse("accounts:profile"))
-    assert "Ziel 3.000" in Game.objects.get(pk=game.pk).option_text
+    assert "Ziel 3000" in Game.objects.get(pk=game.pk).option_text
 
 
 def test_english_pages_read_as_before(finished):
@@ -90,3 +91,23 @@ def test_english_pages_read_as_before(finished):
     assert ">3000</option>" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
     assert "Member since 1 December 2026." in page(client, reverse("accounts:profile"))
     assert Game.objects.get(pk=game.pk).option_text.startswith("Goal 3000")
+
+
+def test_a_goal_is_written_as_the_game_is_named_in_every_language():
+    """Issue 32, point 9: Farkle's goal names the game ("Farkle (10000)"), so it is written in the same
+    plain digits by every reader, in the engines' messages too, where the points are grouped as the
+    reader groups them."""
+    from django.utils import translation
+
+    from games import i18n
+    from games.rules.messages import msg
+
+    said = [msg("farkle.goal", player="ann", goal=10000), msg("over.solo", player="ann", points=10350)]
+    with translation.override("de"):
+        assert i18n.render(said) == (
+            "ann hat das Ziel von 10000 erreicht. Das Spiel ist aus: ann kommt auf 10.350 Punkte."
+        )
+    with translation.override("en"):
+        assert i18n.render(said) == (
+            "ann reached the goal of 10000. The game is over: ann finished with 10350 points."
+        )

@@ -374,11 +374,12 @@ export class GameApp {
   #renderEnd() {
     const s = this.state;
     const over = this.over;
-    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated])) return;
+    const bests = this.client.seats.filter((seat) => seat.best).map((seat) => seat.user);
+    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests])) return;
     this.dom.end.hidden = !over;
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
-      state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me,
+      state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me, bests, name: this.client.game.name,
       laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl,
       token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
@@ -452,7 +453,8 @@ export class GameApp {
   #renderPlayers() {
     const s = this.state;
     const c = this.client;
-    const won = this.winners();
+    // Played alone, nobody was beaten: the player is no "winner" on the table (the end panel says the total).
+    const won = s?.players.length === 1 ? [] : this.winners();
     const rows = (s ? s.players : c.seats.map((seat) => seat.user)).map((name) => ({
       name, score: this.scoreOf(name), online: c.connected.has(name), computer: this.computerOf(name),
       current: Boolean(s && !s.over && s.current === name),

@@ -162,9 +162,12 @@ export class GameClient {
       return;
     }
     const before = this.state?.current;
+    const ended = this.status === 'playing' && message.status !== 'playing';
     this.lastSeq = message.seq;
     this.#take(message);
     this.status = message.status;
+    // An event carries no seats: the snapshot brings the finished game's (results, personal bests).
+    if (ended) this.sync();
     if (this.state?.current !== before) {
       this.turnStartedAt = Date.parse(message.turn_started_at ?? message.at) || Date.now();
     }

@@ -1,11 +1,11 @@
 // Farkle's view (views.js): scoring dice selected before a roll or a bank, Roll/Bank with the value of
-// the selection, the dice set aside this turn and the Farkle and hot-dice moments.
+// the selection, the roll's scoring sets, the dice set aside this turn and the Farkle and hot-dice moments.
 
 import { diceRow } from './dice.js';
 import { fill } from './dom.js';
-import { farkleBoard, farkleControls, farkleMoment } from './farkle.js';
+import { farkleBoard, farkleControls, farkleMoment, selectionValue, usableDice } from './farkle.js';
 import { GameView } from './view.js';
-import { fmt, gettext, number } from '../i18n.js';
+import { fmt, gettext } from '../i18n.js';
 
 // Digits pick a die whatever the game's number of dice; a digit past the dice on the table does nothing.
 const DIE_KEYS = 6;
@@ -49,9 +49,20 @@ class FarklePlay extends GameView {
     this.app.send({ type: 'bank', keep: sorted(this.sel) });
   }
 
+  // What the engine says about the roll (the preview): every scoring selection with its value. The
+  // page never scores dice itself: a die can be picked while some scoring selection holds it with
+  // those already picked, so two dice that never score together cannot both be picked.
+  get #keeps() { return this.app.client.preview.keeps ?? []; }
+
   toggleDie(i) {
-    if (!(this.app.client.preview.scoring ?? []).includes(i)) return;
+    if (!usableDice(this.#keeps, this.sel).has(i)) return;
     this.sel.has(i) ? this.sel.delete(i) : this.sel.add(i);
+    this.app.render();
+  }
+
+  #pick(keep) {
+    const same = keep.length === this.sel.size && keep.every((i) => this.sel.has(i));
+    this.sel = new Set(same ? [] : keep);
     this.app.render();
   }
 
@@ -66,21 +77,23 @@ class FarklePlay extends GameView {
     const s = this.app.state;
     return {
       dice: s.dice, count: diceCount(s), marked: this.sel, markWord: gettext('selected to keep'), tagWord: gettext('keep'),
-      interactive: this.app.myTurn && s.rolls > 0, usable: new Set(this.app.client.preview.scoring ?? []),
+      interactive: this.app.myTurn && s.rolls > 0, usable: usableDice(this.#keeps, this.sel),
     };
   }
 
   controls() {
     const app = this.app;
+    const preview = app.client.preview;
     return farkleControls({
-      state: app.state, sel: this.sel, minimum: app.client.preview.bank_minimum, mine: app.myTurn,
-      onRoll: () => app.roll(), onBank: () => this.#bank(),
+      state: app.state, sel: this.sel, value: selectionValue(this.#keeps, sorted(this.sel)), sets: preview.sets ?? [],
+      minimum: preview.bank_minimum, mine: app.myTurn,
+      onRoll: () => app.roll(), onBank: () => this.#bank(), onPick: (keep) => this.#pick(keep),
     });
   }
 
   turnHint() {
     const s = this.app.state;
-    if (s.rolls === 0) return fmt(gettext('Roll the dice to start your turn. Goal: %(goal)s.'), { goal: number(s.goal) });
+    if (s.rolls === 0) return fmt(gettext('Roll the dice to start your turn. Goal: %(goal)s.'), { goal: String(s.goal) });
     if (s.confirm_roll) return gettext('Hot dice confirmed: set aside scoring dice, then roll or bank.');
     return gettext('Select scoring dice, then roll the rest or bank.');
   }

@@ -52,8 +52,37 @@ export function actionItems({ skip, confirming, onSkip, onAskResign, onResign, o
   return parts;
 }
 
-export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, replayUrl, token }) {
+// A game played alone has nobody to beat: its end says the total (and the laps to Farkle's goal), and
+// whether it is the player's personal best (`bests`: the seats' best flags), never a win.
+function soloEnd({ state, winners, scoreOf, me, laps, bests, name }) {
+  const player = state.players[0];
+  const said = { player, points: number(scoreOf(player)), laps, game: name };
+  if (!winners.length) {
+    const verdict = player === me ? gettext('You resigned with %(points)s points.') : gettext('%(player)s resigned with %(points)s points.');
+    return [h('h2', { id: 'g-end-title' }, gettext('Game over')), h('p', { class: 'verdict' }, fmt(verdict, said))];
+  }
+  const title = laps ? ngettext('Game over: %(points)s points after %(laps)s lap', 'Game over: %(points)s points after %(laps)s laps', laps)
+    : gettext('Game over: %(points)s points');
+  let best = null;
+  if (bests.includes(player)) {
+    best = player === me ? gettext('A personal best: your best %(game)s result so far!') : gettext("A personal best: %(player)s's best %(game)s result so far!");
+  }
+  return [h('h2', { id: 'g-end-title' }, fmt(title, said)), best ? h('p', { class: 'verdict', id: 'personal-best' }, fmt(best, said)) : null];
+}
+
+export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
+  const after = [
+    // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
+    seated
+      ? h('form', { method: 'post', action: againUrl, class: 'again' },
+        h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
+        h('button', { class: 'button', type: 'submit', id: 'play-again' }, gettext('Play again')),
+        h('span', { class: 'muted' }, ` ${state.players.length === 1 ? gettext('same game, same options') : gettext('same players, same seats')}`))
+      : null,
+    replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, gettext('Replay this game step by step'))) : null,
+  ];
+  if (state.players.length === 1) return [...soloEnd({ state, winners, scoreOf, me, laps, bests, name }), ...after];
   const said = { winner: winners[0], winners: listText(winners), points: number(scoreOf(winners[0])), laps };
   let verdict;
   if (!winners.length) verdict = gettext('The game is over with no winner.');
@@ -77,14 +106,7 @@ export function endPanel({ state, winners, scoreOf, me, laps, seated, againUrl, 
       winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
       state.resigned.includes(p) ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
       h('span', { class: 'score' }, number(scoreOf(p)))))),
-    // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
-    seated
-      ? h('form', { method: 'post', action: againUrl, class: 'again' },
-        h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
-        h('button', { class: 'button', type: 'submit', id: 'play-again' }, gettext('Play again')),
-        h('span', { class: 'muted' }, ` ${gettext('same players, same seats')}`))
-      : null,
-    replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, gettext('Replay this game step by step'))) : null,
+    ...after,
   ];
 }
 

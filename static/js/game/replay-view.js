@@ -25,7 +25,8 @@ function standings(state, scores, winners, goal) {
       h('span', { class: 'name' }, p),
       current ? h('span', { class: 'g-tag turn' }, gettext('to play')) : null,
       state.resigned.includes(p) ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
-      winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
+      // Played alone, nobody was beaten: no winner's tag (panels.js says the same at the end).
+      winners.includes(p) && state.players.length > 1 ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
       h('span', { class: 'score' }, number(score)),
       goal ? h('span', { class: 'progress', 'aria-hidden': 'true' },
         h('span', { style: { width: `${Math.min(100, (100 * score) / goal)}%` } })) : null);

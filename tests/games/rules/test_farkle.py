@@ -8,6 +8,8 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import IllegalAction, farkle
 
@@ -854,6 +856,130 @@ def test_preview(rolled):
     assert start["first_roll"] is True
     assert start["can_bank"] is False
     assert start["scoring"] == []
+
+
+# The scoring sets a player sees before picking (issue 32, point 11): the combinations of the RULINGS
+# table in the roll, each once, best first, with the indices of one choice of those dice.
+@pytest.mark.parametrize(
+    ("roll", "sets"),
+    [
+        # 2-3-4-5-6 is a straight (500) with either 4; the other 4 scores with nothing.
+        ([2, 3, 4, 4, 5, 6], [([2, 3, 4, 5, 6], [0, 1, 2, 4, 5], 500), ([5], [4], 50)]),
+        ([4, 2, 4, 3, 4, 6], [([4, 4, 4], [0, 2, 4], 400)]),
+        (
+            [6, 5, 4, 3, 2, 1],
+            [
+                ([1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5], 1000),
+                ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 500),
+                ([2, 3, 4, 5, 6], [0, 1, 2, 3, 4], 500),
+                ([1], [5], 100),
+                ([5], [1], 50),
+            ],
+        ),
+        (
+            [1, 1, 1, 4, 4, 2],
+            [([1, 1, 1, 4, 4], [0, 1, 2, 3, 4], 2000), ([1, 1, 1], [0, 1, 2], 1000), ([1], [0], 100)],
+        ),
+        (
+            [2, 2, 3, 3, 6, 6],
+            [([2, 2, 3, 3, 6, 6], [0, 1, 2, 3, 4, 5], 1000)],
+        ),
+        (
+            [3, 3, 3, 3, 2, 2],
+            [
+                ([2, 2, 3, 3, 3, 3], [0, 1, 2, 3, 4, 5], 1200),
+                ([3, 3, 3, 3], [0, 1, 2, 3], 600),
+                ([2, 2, 3, 3, 3], [0, 1, 2, 4, 5], 600),
+                ([3, 3, 3], [0, 1, 2], 300),
+            ],
+        ),
+        ([2, 3, 4, 6, 6, 2], []),
+        ([], []),
+    ],
+)
+def test_scoring_sets(roll, sets):
+    assert farkle.scoring_sets(roll) == [{"dice": d, "keep": k, "value": v} for d, k, v in sets]
+
+
+def test_scoring_sets_of_things_that_are_not_faces_are_none():
+    assert farkle.scoring_sets([1, 7]) == farkle.scoring_sets([True]) == []
+
+
+def test_preview_lists_the_sets_and_every_scoring_selection():
+    state = roll(farkle.new_game(["ann"]), "ann", [], [2, 3, 4, 4, 5, 6])
+    p = farkle.preview(state)
+    assert p["sets"] == farkle.scoring_sets([2, 3, 4, 4, 5, 6])
+    # Each 4 makes the straight; both together never score: no selection holds all six dice.
+    assert sorted((k["keep"], k["value"]) for k in p["keeps"]) == [
+        ([0, 1, 2, 4, 5], 500),
+        ([0, 1, 3, 4, 5], 500),
+        ([4], 50),
+    ]
+    assert p["keeps"] == [
+        {"keep": a["keep"], "value": farkle.selection_value(state, a["keep"])}
+        for a in farkle.legal_actions(state)
+        if a["type"] == "roll"
+    ]
+    start = farkle.preview(farkle.new_game(["ann"]))
+    assert start["sets"] == start["keeps"] == []
+
+
+ROLLS = st.lists(st.integers(1, 6), min_size=1, max_size=6)
+
+
+def _preview_of(dice: list[int]) -> dict:
+    state = farkle.new_game(["ann"], {"dice": 6})
+    state = {**state, "dice": list(dice), "dice_left": len(dice), "rolls": 1}
+    return farkle.preview(state)
+
+
+# No deadline: a roll's first look fills the engine's caches, which takes a while on a busy machine.
+@settings(deadline=None)
+@given(ROLLS)
+def test_every_die_marked_usable_belongs_to_a_set_the_engine_scores(dice):
+    p = _preview_of(dice)
+    in_sets = {i for s in p["sets"] for i in s["keep"]}
+    for s in p["sets"]:
+        assert farkle.score(s["dice"]) == s["value"] > 0
+        assert sorted(dice[i] for i in s["keep"]) == s["dice"]
+    for k in p["keeps"]:
+        assert farkle.score(dice[i] for i in k["keep"]) == k["value"] > 0
+    assert sorted({i for k in p["keeps"] for i in k["keep"]}) == p["scoring"]
+    for i in p["scoring"]:
+        # Its face is in a listed set (a set names one choice of equal faces, the die may be the other).
+        assert any(dice[i] in s["dice"] for s in p["sets"])
+    for i in set(range(len(dice))) - set(p["scoring"]):
+        # A die that is not marked is part of no scoring selection at all.
+        others = [j for j in range(len(dice)) if j != i]
+        assert not any(
+            farkle.score([dice[i], *(dice[j] for j in extra)])
+            for size in range(len(others) + 1)
+            for extra in combinations(others, size)
+        )
+    assert in_sets <= set(p["scoring"])
+    assert bool(p["sets"]) == farkle.has_score(dice)
+
+
+@settings(deadline=None)
+@given(ROLLS)
+def test_every_selection_is_worth_a_sum_of_listed_sets(dice):
+    """The list is complete: what any scoring selection is worth is some listed sets added up."""
+    p = _preview_of(dice)
+    listed = [Counter(s["dice"]) for s in p["sets"]]
+    values = [s["value"] for s in p["sets"]]
+
+    def sums(left: Counter) -> set[int]:
+        if not +left:
+            return {0}
+        lowest = min(f for f in left if left[f])
+        out = set()
+        for faces, value in zip(listed, values, strict=True):
+            if faces[lowest] and all(left[f] >= n for f, n in faces.items()):
+                out |= {value + rest for rest in sums(left - faces)}
+        return out
+
+    for k in p["keeps"]:
+        assert max(sums(Counter(dice[i] for i in k["keep"]))) == k["value"]
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 
 from games import rules
 from games.rules import IllegalAction
+from games.rules.dice import make_dice
+from tests.games.conftest import random_legal_action
 
 SLUGS = list(rules.ENGINES)
 # Each game's own actions, as its "no such action" sentence lists them.
@@ -200,6 +203,33 @@ def test_a_solo_resign_ends_the_game_without_a_winner(slug):
     state = resign(slug, engine.new_game(["ann"]), "ann")
     assert engine.is_over(state) and engine.winners(state) == []
     assert state["last_event"]["text"] == "ann resigned. The game is over with no winner."
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_solo_game_ends_with_its_total_and_no_win(slug):
+    """Played alone, a game has nobody to beat: its last event says the total (Farkle: and the laps to
+    the goal), not a win (issue 32, point 10), though the player is its winner for the statistics."""
+    engine = rules.get(slug)
+    rng = random.Random(slug)
+    dice = make_dice(rng, painted=engine.dice_kind == "painted")
+    state = engine.new_game(["ann"], {"goal": 3000} if slug == "farkle" else None)
+    while not engine.is_over(state):
+        state = engine.apply(state, "ann", random_legal_action(state, rng), dice)
+    total = engine.scores(state)["ann"]
+    assert engine.winners(state) == ["ann"]
+    last = state["last_event"]["msg"][-1]
+    if slug == "farkle":
+        assert last == {
+            "code": "over.solo_laps",
+            "params": {"player": "ann", "points": total, "laps": state["laps"]},
+        }
+        laps = f"{state['laps']} lap{'s' if state['laps'] != 1 else ''}"
+        said = f"The game is over: ann reached the goal with {total} points after {laps}."
+    else:
+        assert last == {"code": "over.solo", "params": {"player": "ann", "points": total}}
+        said = f"The game is over: ann finished with {total} points."
+    assert state["last_event"]["text"].endswith(said)
+    assert "win" not in state["last_event"]["text"]
 
 
 # --- a new game --------------------------------------------------------------------------------------
