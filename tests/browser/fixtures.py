@@ -19,8 +19,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
+
+from tests.browser.helpers import sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER_DIRS = ("tests/browser/", "tests/e2e/")
@@ -171,26 +172,15 @@ def browser(chromium_path):
 @pytest.fixture
 def login_as(browser, server, transactional_db):
     """A new browser context signed in as the user (session cookie made with Django's test client)."""
-    from django.test import Client
 
     contexts = []
 
     def make(user, width: int = 1280, height: int = 900, touch: bool = False):
         """`touch`: a phone's browser (touch screen, mobile viewport)."""
-        client = Client()
-        client.force_login(user)
         context = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server, has_touch=touch, is_mobile=touch
         )
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": server,
-                }
-            ]
-        )
+        sign_in(context, user, server)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

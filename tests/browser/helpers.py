@@ -8,7 +8,9 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from playwright.sync_api import Page
 
 from tests.protocol import check_server_frame
@@ -152,3 +154,11 @@ LOOKS = [
     ("phone", "light", "de"),
     ("phone", "dark", "en"),
 ]
+
+
+def sign_in(context, user, server: str) -> None:
+    """Give a browser context ``user``'s session, as if they had signed in on ``server``."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])

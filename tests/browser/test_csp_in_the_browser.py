@@ -7,11 +7,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Error, Page, expect
 
-from tests.browser.helpers import ConsoleWatch
+from tests.browser.helpers import ConsoleWatch, sign_in
 
 
 @pytest.fixture
@@ -23,10 +21,7 @@ def watched(browser, server, transactional_db):
         context = browser.new_context(base_url=server)
         contexts.append(context)
         if user is not None:
-            client = Client()
-            client.force_login(user)
-            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
+            sign_in(context, user, server)
         watch = ConsoleWatch()
         page = watch.watch(context.new_page(), user.username if user else "visitor")
         page.set_default_timeout(10_000)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.results import replays
 from tests.browser.fixtures import SHOTS
-from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.browser.helpers import ConsoleWatch, off_loop, sign_in
 from tests.games.test_replays import longest, play_out
 from tests.games.test_services import table
 
@@ -88,24 +88,11 @@ def test_the_longest_replay_shows_the_servers_scores_and_every_card(long_game, l
 
 def test_the_longest_replay_on_a_touch_phone(long_game, browser, server, shot):
     """As a 390 px touch phone sees it (its own context: touch, mobile viewport)."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(long_game.creator)
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=server
     )
     try:
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": server,
-                }
-            ]
-        )
+        sign_in(context, long_game.creator, server)
         page = context.new_page()
         page.goto(f"/games/{long_game.pk}/replay/")
         expect(page.locator("#replay-board .replay-card")).to_have_count(4)

@@ -7,15 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from games.models import Game
 from games.results.seed import seed_finished_games
 from games.tables import services
 from tests.browser.fixtures import SHOTS
-from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.browser.helpers import ConsoleWatch, off_loop, sign_in
 from tests.e2e.axe import axe_violations
 from tests.games.test_stats import farkle_solo
 
@@ -36,10 +34,7 @@ def open_as(browser, server, transactional_db):
         context = browser.new_context(base_url=server, color_scheme=scheme, **device, **options)
         contexts.append(context)
         if user is not None:
-            client = Client()
-            client.force_login(user)
-            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
+            sign_in(context, user, server)
         page = watch.watch(context.new_page(), user.username if user else "visitor")
         page.set_default_timeout(10_000)
         return page
