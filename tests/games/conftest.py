@@ -1,8 +1,10 @@
-"""Helpers for game tests: random legal play."""
+"""Helpers for game tests: random legal play, and the players most of them seat."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from games import rules
 
@@ -15,3 +17,14 @@ def random_legal_action(state: dict, rng: random.Random) -> dict:
     if finishing and rng.random() < 0.6:
         return rng.choice(finishing)
     return rng.choice(actions)
+
+
+# The two players most tests of this folder seat (make_user: tests/conftest.py).
+@pytest.fixture
+def ann(make_user):
+    return make_user("ann")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")

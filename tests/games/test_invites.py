@@ -19,11 +19,6 @@ PASSWORD = "dice-are-nice-42"
 
 
 @pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
 def table(ann):
     return services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 3000})
 

@@ -14,16 +14,6 @@ from tests.games.test_stats import act, farkle_game, farkle_solo, painted_solo
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 FARKLE = [([2, 2, 3, 3, 4, 6], {"type": "roll", "keep": []})]  # a Farkle: the lap is lost
 GOAL = [
     ([1, 1, 1, 1, 1, 2], {"type": "roll", "keep": []}),

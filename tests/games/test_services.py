@@ -20,16 +20,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
 def cid(make_user):
     return make_user("cid")
 

@@ -25,16 +25,6 @@ pytestmark = pytest.mark.django_db
 NO_DATA = "\N{EN DASH}"  # what a statistics page shows where there is no figure yet
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 def _text(response) -> str:
     """The page as a reader sees it: tags, scripts and runs of spaces gone."""
     html = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)

@@ -80,16 +80,6 @@ def farkle_solo(user, rolls_and_actions, scripted_dice) -> Game:
     return game
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 def test_painted_dicez_statistics(ann, scripted_dice):
     # Game 1, every roll B1 R2 P3 G4 Y5: ones..fives 1+2+3+4+5 = 15, sixes 0; colours 1+2+3+4+5 = 15;
     # straight 40, rainbow 40, chance 15, the other six lower boxes 0. Total 125, 7 scratches, no bonus.

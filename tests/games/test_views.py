@@ -11,16 +11,6 @@ from games.tables import services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 def test_lobby_requires_login(client):
     response = client.get(reverse("games:lobby"))
     assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
