@@ -1,22 +1,21 @@
 """The worker's coach tasks (django-tasks, database backend).
 
-Nothing is enqueued by the move that ends a game (the moves write through their own SQL, on two
-transports): a sweep finds the games that ended without a review and enqueues one review task each.
-It runs every COACH_SWEEP_EVERY seconds, each run enqueueing the next; `manage.py worker` enqueues
-one at start, so games that ended while the worker was down are reviewed when it comes back."""
+A game that ends enqueues its review in the move's own transaction (games.effects.GameEnded), so that
+the review is stored with the end or not at all. `manage.py worker` enqueues at start a review for any
+ended game without one and without a task waiting for it: games that ended before reviews were
+enqueued so, and a review task that failed."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from coach import services
+from games import effects
 
 KEEP_RESULTS = timedelta(days=1)
 SWEEP_BATCH = 50
@@ -25,14 +24,14 @@ WAITING = (TaskResultStatus.READY, TaskResultStatus.RUNNING)
 
 @task()
 def review_game(game_id: int) -> str:
-    return services.review_game(game_id=game_id)
+    outcome = services.review_game(game_id=game_id)
+    forget_old_results()
+    return outcome
 
 
-@task()
-def sweep_reviews() -> int:
-    enqueued = enqueue_missing_reviews()
-    schedule_sweep()
-    return enqueued
+@effects.on(effects.GameEnded)
+def game_ended(effect: effects.GameEnded) -> None:
+    review_game.enqueue(game_id=effect.game.pk)
 
 
 def enqueue_missing_reviews() -> int:
@@ -50,17 +49,10 @@ def enqueue_missing_reviews() -> int:
     return len(todo)
 
 
-def schedule_sweep() -> None:
-    """Enqueue the next sweep unless one is waiting; forget old finished runs of both tasks."""
-    now = timezone.now()
-    runs = DBTaskResult.objects.filter(task_path=sweep_reviews.module_path)
-    with transaction.atomic():
-        if not runs.select_for_update().filter(status=TaskResultStatus.READY).exists():
-            when = now + timedelta(seconds=settings.COACH_SWEEP_EVERY)
-            sweep_reviews.using(run_after=when).enqueue()
-    old = now - KEEP_RESULTS
+def forget_old_results() -> None:
+    """Forget the finished review tasks older than KEEP_RESULTS."""
     DBTaskResult.objects.filter(
-        task_path__in=[sweep_reviews.module_path, review_game.module_path],
+        task_path=review_game.module_path,
         status=TaskResultStatus.SUCCESSFUL,
-        finished_at__lt=old,
+        finished_at__lt=timezone.now() - KEEP_RESULTS,
     ).delete()

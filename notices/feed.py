@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 
 from games import rules
 from games.computers.players import is_computer_name
+from games.live import broadcast
 from games.rules.declare import game_name
 from games.tables import lobby
 from notices.models import Notice, preferences_of
@@ -130,6 +131,21 @@ def read(user, language: str | None = None) -> Feed:
 
 def feed(user) -> dict:
     return read(user).frame()
+
+
+# The header of every page (notices.consumers) hears that a player's list changed; it reads it anew.
+CHANGED = {"type": "notices.changed"}
+
+
+def messages_to(usernames, message: dict | None = None) -> list[tuple[str, dict]]:
+    """The channel-layer messages that tell these players' notices sockets ``message`` (their lists of
+    games changed, by default)."""
+    return [(user_group(name), message or CHANGED) for name in usernames]
+
+
+def tell_users_on_commit(usernames, message: dict | None = None) -> None:
+    """Tell these players' notices sockets once the transaction has committed."""
+    broadcast.send_on_commit_to(messages_to(usernames, message))
 
 
 def turn_message(game) -> dict:

@@ -1,7 +1,7 @@
 """Turn e-mails: promised when a turn passes to a player who is not at the table (in the move's own
-transaction, games.live.move_sql "turn_mail"; here when a game starts or a player leaves the table
-during their turn), and sent by the worker once due, if the turn is still theirs and they are still
-away. One row per player per turn (a unique constraint) is what keeps it to one e-mail per turn."""
+transaction: notices.handlers, games.effects.AbsentPlayerToMove), when a game starts, or when a player
+leaves the table during their turn; sent by the worker once due, if the turn is still theirs and they
+are still away. One row per player per turn (a unique constraint) is what keeps it to one e-mail per turn."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.live.broadcast import tell_users_on_commit
 from games.live.selectors import connected_usernames
 from games.models import Game, Seat
 from notices import feed
+from notices.feed import tell_users_on_commit
 from notices.models import Preferences, TurnMail, preferences_of
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ def turn_mail_delay(game: Game) -> int:
 def someone_waits(game: Game, user) -> bool:
     """Whether another person sits in the game, waiting for this player's move: a solo game or one
     against computers only waits for nobody, so its turns are neither mailed nor counted as waiting
-    (issue 32). The move's own "turn_mail" statement (games.live.move_sql) asks the same."""
+    (issue 32)."""
     return Seat.objects.filter(game=game, user__computer="").exclude(user=user).exists()
 
 

@@ -171,8 +171,6 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
 # How often the worker looks for e-mails that have become due (seconds).
 NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
-# How often the worker looks for ended games without a coach's review (seconds).
-COACH_SWEEP_EVERY = env.int("COACH_SWEEP_EVERY", default=10)
 # Computer players (games/computers): the worker plays each of their actions. Seconds before it does when a
 # person watches the game (so that each roll reaches the screens at a human pace), and when nobody does.
 COMPUTER_PAUSE = env.float("COMPUTER_PAUSE", default=1.2)

@@ -1,7 +1,7 @@
 """The worker's task that plays one action of a computer player, and the sweep that keeps them going.
 
 Each action is one task: the move that makes it a computer's turn (or the computer's own previous
-action) writes the task's row in its own transaction (games.live.move_sql "computer_turn"), so each
+action) enqueues it in its own transaction (games.effects.ComputerToMove), so each
 roll reaches the screens at the pace that row asks for. A task plays only if the game still stands at
 the seq it was written for and a computer is to move; its action goes through the one move path
 (games.live.moves.apply_action) under a client id made of that seq, so that a task run twice plays
@@ -22,8 +22,7 @@ from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games import bots
-from games.computers import PLAY_TASK
+from games import bots, effects
 from games.computers.players import NAME_PREFIX
 from games.errors import GameError
 from games.live import moves
@@ -61,6 +60,9 @@ def play(game_id: int, seq: int) -> str:
     return "duplicate" if outcome.duplicate else "played"
 
 
+PLAY_TASK = play.module_path
+
+
 def _computer(username: str | None):
     if not username:
         return None
@@ -72,9 +74,14 @@ def watched(game_id: int) -> bool:
     return Connection.objects.filter(game_id=game_id, seen_at__gte=fresh).exists()
 
 
+@effects.on(effects.ComputerToMove)
+def computer_to_move(effect: effects.ComputerToMove) -> None:
+    """A move or a game's start left a computer to move: its task, in that transaction."""
+    enqueue(effect.game)
+
+
 def enqueue(game: Game) -> None:
-    """The task of the computer to move in ``game`` at its current seq (a game starting with one; the
-    moves write theirs by hand)."""
+    """The task of the computer to move in ``game`` at its current seq."""
     pause = settings.COMPUTER_PAUSE if watched(game.pk) else settings.COMPUTER_PAUSE_UNWATCHED
     play.using(run_after=timezone.now() + timedelta(seconds=pause)).enqueue(game.pk, game.seq)
 

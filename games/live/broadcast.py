@@ -171,10 +171,11 @@ def send_now(game_id: int, payload: dict, text: str | None = None) -> bool:
     caught up with the database (games.live.catchup); one collected for the event loop is also sent
     again (``publish``).
     """
-    return _send(group_name(game_id), layer_message(payload, text))
+    return send_to(group_name(game_id), layer_message(payload, text))
 
 
-def _send(group: str, message: dict) -> bool:
+def send_to(group: str, message: dict) -> bool:
+    """Send one channel-layer message to a group from a thread (see ``send_now``)."""
     outbox = getattr(_outbox, "messages", None)
     if outbox is not None:
         outbox.append((group, message))
@@ -193,26 +194,11 @@ def _send(group: str, message: dict) -> bool:
     return True
 
 
-# The header of every page (notices.consumers) hears that a player's list changed; it reads it anew.
-NOTICES_CHANGED = {"type": "notices.changed"}
-
-
-def notices_messages(usernames, message: dict | None = None) -> list[tuple[str, dict]]:
-    from notices.feed import user_group
-
-    return [(user_group(name), message or NOTICES_CHANGED) for name in usernames]
-
-
-def tell_users(usernames, message: dict | None = None) -> None:
-    """Send these players' notices sockets a message (their lists changed, by default), from a thread."""
-    for group, layer_message in notices_messages(usernames, message):
-        _send(group, layer_message)
-
-
-def tell_users_on_commit(usernames, message: dict | None = None) -> None:
-    names = list(usernames)
-    if names:
-        transaction.on_commit(lambda: tell_users(names, message))
+def send_on_commit_to(messages) -> None:
+    """Send (group, channel-layer message) pairs, in order, once the transaction has committed."""
+    messages = list(messages)
+    if messages:
+        transaction.on_commit(lambda: [send_to(group, message) for group, message in messages])
 
 
 def send_on_commit(game_id: int, payload: dict, text: str | None = None) -> None:

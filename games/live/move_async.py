@@ -38,9 +38,11 @@ from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from games.live import move_sql
-from games.live.broadcast import group_name, layer_message, notices_messages, publish
+from games.live import moves as moves_in_thread
+from games.live.broadcast import publish
+from games.live.dbpool import database_sync_to_async
 from games.live.jsontext import loads
-from games.live.moves import ActionOutcome, Batch, Decision, Known, decide
+from games.live.moves import ActionOutcome, Batch, Decision, Handover, Known, decide
 
 logger = logging.getLogger(__name__)
 
@@ -143,22 +145,28 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
             )
             if tries_left == settings.WS_DB_THREADS:
                 await moves.check()
+        except Handover as handover:
+            # Its effects' handlers run in its transaction, through the ORM: made in the game's database
+            # thread, which broadcasts it (games.live.dbpool).
+            return await database_sync_to_async(moves_in_thread.apply_action, game_id)(
+                game_id=game_id, user=user, client_id=client_id, action=action, spare=handover.rolls
+            )
     if committed and outcome.known is not None:  # the COMMIT went with the move's last statements
         _remember(game_id, outcome.known)
     if not outcome.duplicate:
-        await publish(
-            [
-                (group_name(game_id), layer_message(outcome.event, outcome.text)),
-                *notices_messages(outcome.notify, outcome.notice),
-            ]
-        )
+        await publish(moves_in_thread.broadcast_messages(game_id, outcome))
     return outcome
 
 
 async def _attempt(moves: AsyncConnectionPool, *, game_id: int, user, client_id, action):
     """One try at the move: its outcome, and whether it committed."""
     decision = decide(
-        game_id=game_id, user=user, client_id=client_id, action=action, known=_known.get(game_id)
+        game_id=game_id,
+        user=user,
+        client_id=client_id,
+        action=action,
+        known=_known.get(game_id),
+        handover=True,
     )
     batch = next(decision)  # the envelope is checked before a connection is taken
     async with moves.connection() as conn:

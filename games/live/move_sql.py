@@ -25,12 +25,10 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models
-from django_tasks_db.models import DBTaskResult
 
 from games.live.jsontext import dumps, loads
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
-from notices.models import Preferences, TurnMail
 
 if TYPE_CHECKING:
     from games.live.moves import Known, Logged
@@ -53,10 +51,7 @@ TABLES = {
     Action: "games_action",
     Membership: "dicegroups_membership",
     Connection: "games_connection",
-    TurnMail: "notices_turnmail",
-    Preferences: "notices_preferences",
     get_user_model(): "accounts_user",
-    DBTaskResult: "django_tasks_database_dbtaskresult",
 }
 LOCK_CLAUSE = " FOR UPDATE"
 
@@ -71,10 +66,13 @@ STATEMENTS: dict[str, tuple[str, str | None]] = {
   (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),
   CASE WHEN g.group_id IS NULL THEN 1
     WHEN EXISTS (SELECT 1 FROM dicegroups_membership m WHERE m.group_id = g.group_id AND m.user_id = %s)
-    THEN 1 ELSE 0 END
+    THEN 1 ELSE 0 END,
+  (SELECT COALESCE(SUM(1 << p.position), 0) FROM games_seat p WHERE p.game_id = g.id AND EXISTS
+    (SELECT 1 FROM games_connection c
+      WHERE c.game_id = p.game_id AND c.user_id = p.user_id AND c.seen_at >= %s))
 FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id AND s.user_id = %s
 WHERE g.id = %s""",
-        "text, bigint, bigint, bigint",
+        "text, bigint, timestamptz, bigint, bigint",
     ),
     "insert": (
         """INSERT INTO games_action (game_id, seq, seat_id, client_id, action, dice, result, created_at)
@@ -93,50 +91,16 @@ VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
         "SELECT seq, action, dice, result, created_at FROM games_action WHERE game_id = %s AND seq = %s",
         None,
     ),
-    # The player to move: when last seen at the table, whether there now, and whether this turn has
-    # reached them (at the table or on any page since it began, or its e-mail sent, or no e-mail can
-    # reach them: no address, or e-mail turned off).
+    # The player to move: when last seen at the table, whether there now, whether there since the turn
+    # began, whether a computer, and who.
     "absence": (
         """SELECT s.last_seen, EXISTS (SELECT 1 FROM games_connection c
   WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s),
-  s.last_seen >= %s
-  OR EXISTS (SELECT 1 FROM notices_turnmail m WHERE m.game_id = s.game_id AND m.user_id = s.user_id
-    AND m.turn_started_at = %s AND m.status = 'sent')
-  OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id AND p.seen_at >= %s)
-  OR u.email = '' OR EXISTS (SELECT 1 FROM notices_preferences p WHERE p.user_id = s.user_id
-    AND NOT p.email_turns),
-  u.computer
+  s.last_seen >= %s, u.computer, u.id
 FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s AND s.position = %s""",
         None,
     ),
     "resign": ("UPDATE games_seat SET resigned = %s WHERE id = %s", None),
-    # The turn passed to a player who is not at the table: the e-mail about it is promised in the move's
-    # own transaction (notices.TurnMail; the worker sends it when due, if still wanted). Only when another
-    # person sits in the game (notices.services.someone_waits): a computer or nobody waits for nobody.
-    "turn_mail": (
-        """INSERT INTO notices_turnmail (game_id, user_id, turn_started_at, due_at, status, why)
-SELECT s.game_id, s.user_id, %s, %s, 'pending', '' FROM games_seat s
-WHERE s.game_id = %s AND s.position = %s AND NOT EXISTS (SELECT 1 FROM games_connection c
-  WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s)
-  AND EXISTS (SELECT 1 FROM games_seat o JOIN accounts_user ou ON ou.id = o.user_id
-    WHERE o.game_id = s.game_id AND o.user_id <> s.user_id AND ou.computer = '')
-ON CONFLICT DO NOTHING""",
-        "timestamptz, timestamptz, bigint, integer, timestamptz",
-    ),
-    # A computer is to move: the worker's task that plays its next action (games.computers.tasks), written
-    # in the move's own transaction so that no crash between the commit and an enqueue can lose it. It
-    # runs after a pause when a person watches the game (any open socket: computers have none), at once
-    # when nobody does. Nothing is written when the player at that position is a person.
-    "computer_turn": (
-        """INSERT INTO django_tasks_database_dbtaskresult (id, status, enqueued_at, args_kwargs, priority,
-  task_path, worker_ids, queue_name, backend_name, run_after, exception_class_path, traceback)
-SELECT CAST(%s AS uuid), 'READY', %s, CAST(%s AS jsonb), 0, %s, CAST('[]' AS jsonb), 'default', 'default',
-  CASE WHEN EXISTS (SELECT 1 FROM games_connection c WHERE c.game_id = s.game_id AND c.seen_at >= %s)
-    THEN %s ELSE %s END, '', ''
-FROM games_seat s JOIN accounts_user u ON u.id = s.user_id
-WHERE s.game_id = %s AND s.position = %s AND u.computer <> ''""",
-        "text, timestamptz, text, text, timestamptz, timestamptz, timestamptz, bigint, integer",
-    ),
     "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
     "results": ("SELECT result FROM games_action WHERE game_id = %s ORDER BY seq", None),
     "finish_game": ("UPDATE games_game SET status = %s, finished_at = %s WHERE id = %s", None),
@@ -171,31 +135,27 @@ SELECT moved.id, %s, %s, %s, %s, %s, %s, %s FROM moved"""
 _KNOWN_INSERT_TYPES = "integer, bigint, text, jsonb, jsonb, jsonb, timestamptz"
 
 
-def _from_moved(name: str) -> str:
-    """An INSERT ... SELECT of the seat's row among STATEMENTS, taking its rows only if "moved" has one."""
-    text = STATEMENTS[name][0]
-    gated = text.replace("FROM games_seat s", "FROM moved CROSS JOIN games_seat s", 1)
-    if gated == text:
-        raise ValueError(f"{name} takes no row of games_seat s")
-    return gated
+# A move that passes the turn to a person writes on a known row only if that player is at the table: one
+# who is not is told of the turn by the apps that handle effects.AbsentPlayerToMove, in the move's
+# transaction, which the long way holds.
+_AT_TABLE = """
+  AND EXISTS (SELECT 1 FROM games_seat p
+    JOIN games_connection c ON c.game_id = p.game_id AND c.user_id = p.user_id
+    WHERE p.game_id = g.id AND p.position = %s AND c.seen_at >= %s)
+RETURNING"""
 
 
-def _known_statement(extra: str | None) -> tuple[str, str]:
-    parts = [f"moved AS ({_KNOWN_UPDATE})", f"logged AS ({_KNOWN_INSERT})"]
-    types = [_KNOWN_UPDATE_TYPES, _KNOWN_INSERT_TYPES]
-    if extra is not None:
-        parts.append(f"{extra} AS ({_from_moved(extra)})")
-        types.append(STATEMENTS[extra][1])
-    return "WITH " + ",\n".join(parts) + "\nSELECT version FROM moved", ", ".join(types)
+def _known_statement(at_table: bool) -> tuple[str, str]:
+    update, update_types = _KNOWN_UPDATE, _KNOWN_UPDATE_TYPES
+    if at_table:
+        update = update.replace("\nRETURNING", _AT_TABLE, 1)
+        update_types += ", integer, timestamptz"
+    parts = [f"moved AS ({update})", f"logged AS ({_KNOWN_INSERT})"]
+    types = f"{update_types}, {_KNOWN_INSERT_TYPES}"
+    return "WITH " + ",\n".join(parts) + "\nSELECT version FROM moved", types
 
 
-# "known", and with the turn's e-mail or the computer's task that a move may write as well.
-STATEMENTS |= {
-    "known": _known_statement(None),
-    "known_turn_mail": _known_statement("turn_mail"),
-    "known_computer_turn": _known_statement("computer_turn"),
-}
-KNOWN_WITH = {None: "known", "turn_mail": "known_turn_mail", "computer_turn": "known_computer_turn"}
+STATEMENTS |= {"known": _known_statement(False), "known_passed": _known_statement(True)}
 
 
 def sql(name: str) -> str:
@@ -280,12 +240,13 @@ def row_to_game(row, known: Known | None = None) -> Game:
     return Game.from_db(connection.alias, FIELDS, values)
 
 
-def known_params(known: Known, update: list, insert: list, mover: list) -> list:
+def known_params(known: Known, update: list, insert: list, mover: list, at_table: list | None = None) -> list:
     """The "known" statements' parameters: the "update" and "insert" ones with the row's version and
-    the mover's (seat pk, user pk, position, client id) as the guard checks them."""
+    the mover's (seat pk, user pk, position, client id) as the guard checks them; "known_passed" adds
+    the position of the player to move and the time since which a socket's ping counts (``at_table``)."""
     seat_pk, user_pk, position, client_id = mover
     guard = [known.version, known.seq, to_datetime(known.created_at), seat_pk, user_pk, position]
-    return [*update, *guard, user_pk, seat_pk, client_id, *insert[1:]]
+    return [*update, *guard, user_pk, seat_pk, client_id, *(at_table or []), *insert[1:]]
 
 
 def game_values(game: Game) -> tuple:

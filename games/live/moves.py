@@ -4,15 +4,18 @@
 earlier action with the same id, the group membership), a repeated id answered with its first outcome,
 the game being played, the absence check of a skip, the engine with the dice rolled for it (once: they
 are recorded and stored with the move), seq and turn clock, the resignation, the end of the game and
-what it writes (every seat's score, result and summary), the event and its JSON. It is a generator
+what it writes (every seat's score, result and summary), the event and its JSON, and what follows from
+the move for the rest of the site as effects (games.effects, docs/effects.md: the turn passed, a
+computer or an absent player to move, the game ended), which the apps handle. It is a generator
 that talks to the database only by yielding a ``Batch`` of named statements (games.live.move_sql) and
 receiving their rows, so that its transports differ in nothing but how they reach PostgreSQL:
 
 - ``apply_action`` below runs it inside Django's ``transaction.atomic()`` on the calling thread (the
-  services, tests, commands; the websockets on SQLite or with WS_ASYNC_MOVES off), and broadcasts with
-  ``transaction.on_commit``;
+  services, tests, commands; the websockets on SQLite or with WS_ASYNC_MOVES off), runs the effects'
+  handlers in that transaction, and broadcasts with ``transaction.on_commit``;
 - ``games.live.move_async.apply_action`` runs it on the event loop with psycopg's async connections (the
-  websockets on PostgreSQL), BEGIN sent with the first batch and COMMIT with the last.
+  websockets on PostgreSQL), BEGIN sent with the first batch and COMMIT with the last; a move whose
+  effects have handlers there is handed to the thread driver before it writes (``Handover``).
 
 Given the game's row as the process's last move of it committed it (``Known``), a move of a player who
 has moved in it before is decided on that row and written in one round trip, on condition that the row,
@@ -26,8 +29,6 @@ A ``GameError`` raised by ``decide`` rolls the transaction back: nothing is stor
 
 from __future__ import annotations
 
-import json
-import uuid
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -39,8 +40,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.params import storable
-from games import i18n, rules
-from games.computers import PLAY_TASK
+from games import effects, i18n, rules
 from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
 from games.live import broadcast, move_sql
@@ -48,8 +48,6 @@ from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice, give_back
 from games.live.selectors import event_payload
 from games.models import Game
-from notices.feed import turn_message
-from notices.services import turn_mail_delay
 
 MAX_CLIENT_ID = 64
 
@@ -92,9 +90,20 @@ class ActionOutcome:
     duplicate: bool
     event: dict
     text: str | None = None  # the event as the JSON text every socket receives; None for a repeated id
-    notify: tuple[str, ...] = ()  # players whose lists of games changed (the turn passed)
-    notice: dict | None = None  # what their notices sockets hear then (notices.feed.turn_message)
+    effects: tuple = ()  # what follows from the move (games.effects), handled in its transaction
+    messages: tuple = ()  # what the effects' announcers send once it has committed: (group, message)
     known: Known | None = None  # the game as the move leaves it, once it has committed
+
+
+class Handover(Exception):
+    """Raised by a decision made with ``handover`` when the move's effects have handlers that must run in
+    its transaction through the ORM (games.effects.needs_transaction), before anything was written: the
+    caller makes the move in a database thread instead, the dice already rolled for it (``rolls``, which
+    nobody saw) taken first."""
+
+    def __init__(self, rolls: list):
+        super().__init__("the move is made in a database thread")
+        self.rolls = rolls
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,34 +157,54 @@ def validate_envelope(client_id: Any, action: Any) -> None:
         raise BadRequest(_("An action must be an object with a type."))
 
 
-def decide(*, game_id: int, user, client_id: Any, action: Any, known: Known | None = None) -> Decision:
+def decide(
+    *,
+    game_id: int,
+    user,
+    client_id: Any,
+    action: Any,
+    known: Known | None = None,
+    handover: bool = False,
+    spare: list | None = None,
+) -> Decision:
     """The move of ``user`` in game ``game_id`` (see the module's docstring); ``known``: the game's
-    state as the caller last saw it committed, if it holds one."""
+    state as the caller last saw it committed, if it holds one. ``handover``: the caller cannot run the
+    effects' handlers in the transaction (the event loop's driver): such a move raises ``Handover``
+    before it writes. ``spare``: dice rolled for this action by an attempt that stored nothing."""
     validate_envelope(client_id, action)
-    spare: list = []
+    if handover and action["type"] == "skip" and effects.handled(effects.SkipAsked):
+        raise Handover(spare or [])  # a handler of SkipAsked may be asked (_check_absent)
+    spare = list(spare or [])
     mover = known.mover(user) if known is not None else None
     if mover is not None and action["type"] not in LONG_WAY:
-        dice = RecordingDice(known.row[_KIND])
+        dice = RecordingDice(known.row[_KIND], spare)
         outcome = yield from _known_move(known, mover, client_id, action, dice)
         if outcome is not None:
             return outcome
-        spare = dice.rolls  # nobody saw them: the long way takes them first
+        spare = dice.rolls + spare  # nobody saw them: the long way takes them first
     try:
-        return (yield from _long_way(game_id, user, client_id, action, known, spare))
+        return (yield from _long_way(game_id, user, client_id, action, known, spare, handover))
     finally:
         give_back(spare)  # what the long way did not take (a repeated id, a refusal)
 
 
-def _long_way(game_id: int, user, client_id: str, action: dict, known: Known | None, spare: list) -> Decision:
+def _long_way(
+    game_id: int, user, client_id: str, action: dict, known: Known | None, spare: list, handover: bool
+) -> Decision:
     """The move decided on the game's row as read, locked, in this transaction."""
+    now = timezone.now()
+    fresh = move_sql.to_datetime(now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
     game_rows, mover_rows = yield Batch(
-        [("game", move_sql.game_params(game_id, known)), ("mover", [client_id, user.pk, user.pk, game_id])],
+        [
+            ("game", move_sql.game_params(game_id, known)),
+            ("mover", [client_id, user.pk, fresh, user.pk, game_id]),
+        ],
         begin=True,
     )
     if not game_rows:
         raise NotFound(_("There is no such game."))
     game = move_sql.row_to_game(game_rows[0], known)
-    seat_pk, position, earlier_seq, is_member = mover_rows[0]
+    seat_pk, position, earlier_seq, is_member, present = mover_rows[0]
     if seat_pk is None:
         raise Forbidden(_("Spectators can watch but not play: you have no seat in this game."), "spectator")
     # The event names the player: the user we already have saves a query.
@@ -186,25 +215,29 @@ def _long_way(game_id: int, user, client_id: str, action: dict, known: Known | N
         return (yield from _repeated(game, seat, earlier_seq))
     if game.status != Game.Status.PLAYING:
         raise Conflict(_("This game is not being played."), "not_playing")
-    now = timezone.now()
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
-    logged, passed = _played(game, seat, client_id, action, RecordingDice(game.kind, spare), now)
+    dice = RecordingDice(game.kind, spare)
+    logged, passed = _played(game, seat, client_id, action, dice, now)
     state = game.state
+    ended = game.engine.is_over(state)
+    follows = _effects(game, passed, ended, present)
+    if handover and effects.needs_transaction(follows):
+        rolls = dice.rolls + spare
+        spare.clear()
+        raise Handover(rolls)
     writes: list[tuple[str, list]] = []
     if action["type"] == "resign":
         writes.append(("resign", [True, seat.pk]))
-    if game.engine.is_over(state):
+    if ended:
         writes += yield from _finish(game, state, now, logged.result)
-    elif turn := _turn_write(game, state, now, passed):
-        writes.append(turn)
     event = event_payload(game, logged, seat)
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
     answers = yield Batch([*writes, ("insert", insert), ("update", update)], last=True)
     version = answers[-1][0][0] if answers[-1] else None  # SQLite has none
     seats = known.seating(game, seat) if known is not None else {user.pk: (seat.pk, seat.position)}
-    return _outcome(game, logged, event, state_json, passed, version, seats)
+    return _outcome(game, logged, event, state_json, follows, version, seats)
 
 
 # Actions never decided on a known row: a skip reads the absent player's presence, a resignation may
@@ -215,8 +248,10 @@ _KIND = move_sql.FIELDS.index("kind")
 
 def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) -> Decision:
     """The move decided on the row as ``known`` holds it and written in one round trip if the row is
-    still that version; None when it was not written (the row moved on, the engine refused the action
-    or the game ends, which reads every seat): the long way then decides it on the row as it is."""
+    still that version; None when it was not written (the row moved on, the engine refused the action,
+    the game ends, which reads every seat, or a computer is to move): the long way then decides it on
+    the row as it is. A move that passes the turn to a person writes only if that player is at the
+    table; when they are not, the long way says so (effects.AbsentPlayerToMove)."""
     game = move_sql.known_game(known)
     if game.status != Game.Status.PLAYING:
         return None
@@ -225,19 +260,43 @@ def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) 
         logged, passed = _played(game, mover, client_id, action, dice, now)
     except InvalidAction:
         return None  # said by the long way, on the row as it is now
-    if game.engine.is_over(game.state):
+    state = game.state
+    if game.engine.is_over(state) or is_computer_name(game.engine.current_player(state)):
         return None
-    turn = _turn_write(game, game.state, now, passed)
-    state_json = encode(game.state)
+    state_json = encode(state)
     insert, update = move_sql.write_params(logged, state_json)
     guard = [mover.pk, mover.user.pk, mover.position, client_id]
-    params = move_sql.known_params(known, update, insert, guard)
-    name = move_sql.KNOWN_WITH[turn[0] if turn else None]
-    (rows,) = yield Batch([(name, params + (turn[1] if turn else []))], begin=True, last=True)
+    at_table = None
+    if passed:
+        fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+        at_table = [_position(game, state), move_sql.to_datetime(fresh)]
+    params = move_sql.known_params(known, update, insert, guard, at_table)
+    name = "known_passed" if passed else "known"
+    (rows,) = yield Batch([(name, params)], begin=True, last=True)
     if not rows:
         return None  # the event (with its preview) is built only for a move that was written
     event = event_payload(game, logged, mover)
-    return _outcome(game, logged, event, state_json, passed, rows[0][0], known.seating(game, mover))
+    follows = _effects(game, passed, False, None)
+    return _outcome(game, logged, event, state_json, follows, rows[0][0], known.seating(game, mover))
+
+
+def _position(game: Game, state: dict) -> int:
+    """The seat position of the player to move."""
+    return state["players"].index(game.engine.current_player(state))
+
+
+def _effects(game: Game, passed: bool, ended: bool, present: int | None) -> list:
+    """What follows from the move: ``present``, the positions of the players at the table as a bit mask
+    (None: the player to move is known to be there)."""
+    if ended:
+        return [effects.GameEnded(game)]
+    state = game.state
+    follows: list = [effects.TurnPassed(game)] if passed else []
+    if is_computer_name(game.engine.current_player(state)):  # its turn, or its own action goes on
+        follows.append(effects.ComputerToMove(game))
+    elif passed and present is not None and not present >> _position(game, state) & 1:
+        follows.append(effects.AbsentPlayerToMove(game, _position(game, state)))
+    return follows
 
 
 def _played(game: Game, seat: Mover, client_id: str, action: dict, dice, now) -> tuple[Logged, bool]:
@@ -256,26 +315,15 @@ def _played(game: Game, seat: Mover, client_id: str, action: dict, dice, now) ->
     return logged, game.turn_started_at == now  # play() restarts the turn clock when the turn passes
 
 
-def _turn_write(game: Game, state: dict, now, passed: bool) -> tuple[str, list] | None:
-    """The write a move that does not end the game may add: a computer's next action, or the e-mail of
-    a turn that passed to a person."""
-    if is_computer_name(game.engine.current_player(state)):
-        return "computer_turn", _computer_turn_params(game, state, now)
-    if passed:
-        return "turn_mail", _turn_mail_params(game, state, now)
-    return None
-
-
-def _outcome(game: Game, logged: Logged, event: dict, state_json: str, passed: bool, version, seats):
+def _outcome(game: Game, logged: Logged, event: dict, state_json: str, follows: list, version, seats):
     state = game.state
-    # When the turn passes, every player's lists of games (whose turn, the scores) change.
     return ActionOutcome(
         seq=logged.seq,
         duplicate=False,
         event=event,
         text=encode(event, state=state_json),
-        notify=tuple(state["players"]) if passed else (),
-        notice=turn_message(game) if passed else None,
+        effects=tuple(follows),
+        messages=tuple(effects.messages(follows)),
         known=Known(game.created_at, game.seq, state, move_sql.game_values(game), version, seats),
     )
 
@@ -309,38 +357,17 @@ def _repeated(game: Game, seat: Mover, seq: int) -> Decision:
     return ActionOutcome(seq=seq, duplicate=True, event=event_payload(game, earlier, seat))
 
 
-def _turn_mail_params(game: Game, state: dict, now) -> list:
-    """The turn has passed to another player: the "turn_mail" statement's parameters."""
-    position = state["players"].index(game.engine.current_player(state))
-    due = now + timedelta(seconds=turn_mail_delay(game))
-    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-    at = move_sql.to_datetime
-    return [at(now), at(due), game.pk, position, at(fresh)]
-
-
-def _computer_turn_params(game: Game, state: dict, now) -> list:
-    """A computer is to move after this action: the "computer_turn" statement's parameters (its task
-    plays the action after ``game.seq``, the one being stored)."""
-    position = state["players"].index(game.engine.current_player(state))
-    args = json.dumps({"args": [game.pk, game.seq], "kwargs": {}})
-    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-    watched = now + timedelta(seconds=settings.COMPUTER_PAUSE)
-    unwatched = now + timedelta(seconds=settings.COMPUTER_PAUSE_UNWATCHED)
-    at = move_sql.to_datetime
-    task = [uuid.uuid4().hex, at(now), args, PLAY_TASK]
-    return [*task, at(fresh), at(watched), at(unwatched), game.pk, position]
-
-
 def _check_absent(game: Game, sender: Mover, now) -> Decision:
-    """A skip needs the player to move to have been away longer than the game's absence limit."""
+    """A skip needs the player to move to have been away longer than the game's absence limit; one who
+    has not been at the table since the turn began is asked about (effects.SkipAsked)."""
     current = game.engine.current_player(game.state)
     if current is None or current == sender.user.username:
         return  # the engine refuses it: the game is over, or it is the sender's own turn
     fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
     position = game.state["players"].index(current)
     turn = move_sql.to_datetime(game.turn_started_at or game.started_at or now)
-    params = [move_sql.to_datetime(fresh), turn, turn, turn, game.pk, position]
-    ((last_seen, connected, reached, computer),) = (yield Batch([("absence", params)]))[0]
+    params = [move_sql.to_datetime(fresh), turn, game.pk, position]
+    ((last_seen, connected, seen_since, computer, player_id),) = (yield Batch([("absence", params)]))[0]
     if computer:
         # The worker plays a computer's turn; one that is late is waiting for the worker, not away.
         raise InvalidAction(
@@ -361,13 +388,8 @@ def _check_absent(game: Game, sender: Mover, now) -> Decision:
             player=current,
             wait=i18n.Duration(wait),
         )
-    if not reached:
-        # A turn is never taken from a player who was not told of it (notices.TurnMail).
-        raise InvalidAction(
-            _("%(player)s has not been told it is their turn yet; an e-mail is on its way."),
-            "not_absent",
-            player=current,
-        )
+    if not seen_since:
+        effects.handle([effects.SkipAsked(game, sender.user, current, player_id)])
 
 
 def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch, list, list]:
@@ -428,11 +450,26 @@ def _execute(cursor, batch: Batch) -> list:
     return answers
 
 
-def apply_action(*, game_id: int, user, client_id: Any, action: Any) -> ActionOutcome:
+def apply_action(
+    *, game_id: int, user, client_id: Any, action: Any, spare: list | None = None
+) -> ActionOutcome:
     """Make the move in one transaction and broadcast it once that has committed."""
     with transaction.atomic():
-        outcome = run_sync(decide(game_id=game_id, user=user, client_id=client_id, action=action))
+        outcome = make_move(game_id=game_id, user=user, client_id=client_id, action=action, spare=spare)
         if not outcome.duplicate:
-            transaction.on_commit(lambda: broadcast.send_now(game_id, outcome.event, outcome.text))
-            broadcast.tell_users_on_commit(outcome.notify, outcome.notice)
+            broadcast.send_on_commit_to(broadcast_messages(game_id, outcome))
     return outcome
+
+
+def make_move(*, game_id: int, user, client_id: Any, action: Any, spare: list | None = None) -> ActionOutcome:
+    """The move made on Django's connection and its effects handled; the caller holds the transaction."""
+    outcome = run_sync(decide(game_id=game_id, user=user, client_id=client_id, action=action, spare=spare))
+    if not outcome.duplicate:
+        effects.handle(outcome.effects)
+    return outcome
+
+
+def broadcast_messages(game_id: int, outcome: ActionOutcome) -> list[tuple[str, dict]]:
+    """What a committed move sends: its event to the game's sockets, then its effects' announcements."""
+    event = broadcast.layer_message(outcome.event, outcome.text)
+    return [(broadcast.group_name(game_id), event), *outcome.messages]

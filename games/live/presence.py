@@ -6,11 +6,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import effects
 from games.access import can_watch
 from games.errors import NotFound
 from games.live.selectors import connected_usernames, game_snapshot
 from games.models import Connection, Game, Seat
-from notices import services as notices
 
 
 def connection_open(*, game_id: int, user, channel_name: str) -> dict:
@@ -43,5 +43,5 @@ def connection_close(*, channel_name: str, user) -> list[str]:
         Seat.objects.filter(game_id=conn.game_id, user=user).update(last_seen=now)
         connected = connected_usernames(conn.game_id)
         if user.username not in connected:
-            notices.left_table(conn.game_id, user)
+            effects.handle([effects.LeftTable(conn.game_id, user)])
         return connected

@@ -12,11 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
+from games import effects, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
-from games.computers import tasks as computer_tasks
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.live import moves
 from games.live.broadcast import send_on_commit
@@ -24,7 +23,6 @@ from games.live.moves import ActionOutcome
 from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
-from notices import services as notices
 
 # --- lifecycle -------------------------------------------------------------------------------
 
@@ -226,10 +224,11 @@ def _start(game: Game) -> None:
     game.started_at = now
     game.turn_started_at = now
     game.save()
-    notices.game_started(game)
-    _announce_lobby(game)
+    started = [effects.GameStarted(game)]
     if computer_players.is_computer_name(game.current_player):
-        computer_tasks.enqueue(game)
+        started.append(effects.ComputerToMove(game))
+    effects.handle(started)
+    _announce_lobby(game)
 
 
 def _announce_lobby(game: Game) -> None:

@@ -15,7 +15,8 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games import rules
-from games.computers import PLAY_TASK, tasks
+from games.computers import tasks
+from games.computers.tasks import PLAY_TASK
 from games.errors import InvalidAction
 from games.models import Action, Connection, Game
 from games.results.replays import game_verify_replay

@@ -8,7 +8,8 @@ from django.contrib.auth import get_user_model
 from django_tasks_db.models import DBTaskResult
 
 from accounts.forms import SignUpForm
-from games.computers import PLAY_TASK, players
+from games.computers import players
+from games.computers.tasks import PLAY_TASK
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Seat
 from games.tables import services

@@ -9,6 +9,7 @@ import threading
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.errors import InvalidAction
 from games.live import broadcast, dbpool, move_sql
@@ -92,10 +93,10 @@ def test_the_game_row_read_by_hand_equals_the_orms(make_user):
         loaded = move_sql.row_to_game(cursor.fetchone())
 
         def mover(user, client_id):
-            cursor.execute(move_sql.sql("mover"), [client_id, user.pk, user.pk, game.pk])
+            cursor.execute(move_sql.sql("mover"), [client_id, user.pk, timezone.now(), user.pk, game.pk])
             return cursor.fetchone()
 
-        assert tuple(mover(bob, "nope"))[1:] == (1, None, 1)
+        assert tuple(mover(bob, "nope"))[1:] == (1, None, 1, 0)  # nobody at the table
         assert mover(ann, "a-1")[2] == 1
     orm = Game.objects.get(pk=game.pk)
     for field in Game._meta.concrete_fields:
@@ -160,12 +161,13 @@ def test_a_move_is_broadcast_once_after_django_committed_it(make_user, monkeypat
     services.game_start(game_id=game.pk, user=ann)
     sent = []
 
-    def send_now(game_id, payload, text=None):
+    def send_to(group, message):
         # Django knows the transaction: its on_commit runs after the COMMIT, outside any atomic block.
         assert not connection.in_atomic_block and connection.get_autocommit()
-        sent.append((payload["seq"], Game.objects.get(pk=game_id).seq))
+        assert group == f"game.{game.pk}"
+        sent.append((message["seq"], Game.objects.get(pk=game.pk).seq))
 
-    monkeypatch.setattr(broadcast, "send_now", send_now)
+    monkeypatch.setattr(broadcast, "send_to", send_to)
     outcome = services.game_apply_action(
         game_id=game.pk, user=ann, client_id="a-1", action={"type": "roll", "keep": []}
     )

@@ -11,13 +11,14 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.computers import PLAY_TASK
+from games.computers.tasks import PLAY_TASK
 from games.errors import Forbidden, InvalidAction
 from games.live import move_async, move_sql
 from games.live.moves import Known
-from games.models import Action, Game
+from games.models import Action, Connection, Game
 from games.results.replays import game_verify_replay
 from games.tables import services
 from groups import services as groups
@@ -110,14 +111,22 @@ async def test_another_players_first_move_reads_the_row_without_its_state(
     on_the_loop, make_user, rows, trips
 ):
     ann, bob, game = await _table(make_user)
+    await _at_table(game, bob)
     await _loop_move(game, ann, "a-1")
     await _loop_move(game, ann, "a-2", {"type": "score", "box": "chance", "column": 1})
     third = await _loop_move(game, bob, "b-1")  # bob's seat is not known here yet
     fourth = await _loop_move(game, bob, "b-2", {"type": "roll", "hold": []})
     assert rows == [False, True]
-    assert [t[0] for t in trips] == ["game", "insert", "known_turn_mail", "game", "insert", "known"]
+    assert [t[0] for t in trips] == ["game", "insert", "known_passed", "game", "insert", "known"]
     assert third.seq == 3 and fourth.seq == 4
     assert await _stored_state(game.pk) == fourth.known.state
+
+
+@database_sync_to_async
+def _at_table(game, user) -> None:
+    Connection.objects.create(
+        game=game, user=user, channel_name=f"test.{user.username}", seen_at=timezone.now()
+    )
 
 
 async def test_a_move_made_elsewhere_meanwhile_is_read_again(
@@ -191,23 +200,43 @@ async def test_a_refused_move_on_a_known_row_is_said_on_the_row_as_it_is(on_the_
     assert trips == [["game", "mover"]]  # no write was tried
 
 
-async def test_a_turn_passed_on_a_known_row_writes_its_mail_and_the_computers_task(
+async def test_a_turn_passed_to_a_player_at_the_table_is_one_round_trip(on_the_loop, make_user, trips):
+    ann, bob, game = await _table(make_user)
+    await _at_table(game, bob)
+    await _loop_move(game, ann, "a-1")
+    passed = await _loop_move(game, ann, "a-2", {"type": "score", "box": "chance", "column": 1})
+    assert trips[-1] == ["known_passed"]
+    assert [type(e).__name__ for e in passed.effects] == ["TurnPassed"]
+    assert not await database_sync_to_async(TurnMail.objects.filter(game=game, user=bob).exists)()
+
+
+async def test_a_turn_passed_to_an_absent_player_is_made_in_a_thread_with_its_mail(
     on_the_loop, make_user, trips
 ):
     ann, bob, game = await _table(make_user)
     await _loop_move(game, ann, "a-1")
+    trips.clear()
     passed = await _loop_move(game, ann, "a-2", {"type": "score", "box": "chance", "column": 1})
-    assert trips[-1] == ["known_turn_mail"]
+    # Tried on the row as held, on condition that bob is at the table: not written; the long way finds
+    # him away, and the move goes to the database thread, where notices promise his e-mail.
+    assert trips == [["known_passed"], ["game", "mover"]]
+    assert [type(e).__name__ for e in passed.effects] == ["TurnPassed", "AbsentPlayerToMove"]
     mails = TurnMail.objects.filter(game=game, user=bob).values_list("turn_started_at", flat=True)
-    assert await database_sync_to_async(list)(mails) == [passed.known.row[_TURN]]
-    # With a computer to move next, its task is written in the same round trip.
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert await database_sync_to_async(list)(mails) == [stored.turn_started_at]
+    assert await database_sync_to_async(Action.objects.filter(game=game).count)() == 2
+
+
+async def test_a_turn_passed_to_a_computer_enqueues_its_task_in_the_move(on_the_loop, make_user, trips):
     cid = await database_sync_to_async(make_user)("cid")
-    game2 = await _computer_table(cid)
-    await _loop_move(game2, cid, "c-1")
-    await _loop_move(game2, cid, "c-2", {"type": "score", "box": "chance", "column": 1})
-    assert trips[-1] == ["known_computer_turn"]
-    tasks = await database_sync_to_async(DBTaskResult.objects.filter(task_path=PLAY_TASK).count)()
-    assert tasks == 1
+    game = await _computer_table(cid)
+    await _loop_move(game, cid, "c-1")
+    trips.clear()
+    passed = await _loop_move(game, cid, "c-2", {"type": "score", "box": "chance", "column": 1})
+    assert trips == [["game", "mover"]]  # not tried on the row as held: the thread makes it
+    assert [type(e).__name__ for e in passed.effects] == ["TurnPassed", "ComputerToMove"]
+    tasks = DBTaskResult.objects.filter(task_path=PLAY_TASK, args_kwargs__args=[game.pk, passed.seq])
+    assert await database_sync_to_async(tasks.count)() == 1
 
 
 async def test_the_state_of_another_game_with_the_same_id_and_seq_is_not_taken(on_the_loop, make_user, rows):

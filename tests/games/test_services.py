@@ -122,10 +122,7 @@ def test_action_is_logged_with_its_dice_and_broadcast_after_commit(
 ):
     game = table(ann, bob)
     sent = []
-    monkeypatch.setattr(
-        "games.live.broadcast.send_now",
-        lambda game_id, payload, text=None: sent.append((game_id, payload, text)),
-    )
+    monkeypatch.setattr("games.live.broadcast.send_to", lambda group, message: sent.append((group, message)))
     scripted_dice([5, 2, 3, 4, 6, 6])
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         outcome = act(game, ann, {"type": "roll", "keep": []}, "first")
@@ -135,8 +132,8 @@ def test_action_is_logged_with_its_dice_and_broadcast_after_commit(
     assert logged.dice == [[5, 2, 3, 4, 6, 6]]
     assert logged.action == {"type": "roll", "keep": []}
     assert logged.result["type"] == "roll"
-    assert [(game_id, payload) for game_id, payload, _ in sent] == [(game.pk, outcome.event)]
-    assert json.loads(sent[0][2]) == outcome.event  # the text the sockets get, encoded once
+    assert [group for group, _ in sent] == [f"game.{game.pk}"]
+    assert json.loads(sent[0][1]["text"]) == outcome.event  # the text the sockets get, encoded once
     event = outcome.event
     assert event["type"] == "event" and event["seq"] == 1 and event["player"] == "ann" and event["seat"] == 0
     assert event["state"]["dice"] == [5, 2, 3, 4, 6, 6]

@@ -119,7 +119,6 @@ def worker_env(django_db_blocker):
         "PGAPPNAME": APP,
         "CHANNEL_LAYER_PREFIX": f"workerfaults{uuid.uuid4().hex[:8]}",
         "NOTICE_SWEEP_EVERY": "3600",
-        "COACH_SWEEP_EVERY": "3600",
         "WORKER_DB_OUTAGE_LIMIT": str(OUTAGE_LIMIT),
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "INFO",

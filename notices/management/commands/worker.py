@@ -100,9 +100,8 @@ def catch_up(worker_id: str | None = None) -> None:
     """What the worker does before it runs tasks: the lost ones failed, their work asked for again."""
     fail_lost_tasks(worker_id)
     schedule_sweep()
-    # Games that ended while the worker was down are reviewed now, not a sweep later.
+    # Games that ended before their end enqueued a review, or whose review failed, are reviewed now.
     coach_tasks.enqueue_missing_reviews()
-    coach_tasks.schedule_sweep()
     recover(running_for=0)
 
 

@@ -1,0 +1,62 @@
+"""What notices do when a game's turn passes, starts, or is left (games.effects); registered by
+notices.apps."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games import effects
+from games.errors import InvalidAction
+from games.models import Seat
+from notices import feed, services
+from notices.models import Preferences, TurnMail
+
+
+@effects.on(effects.AbsentPlayerToMove)
+def promise_turn_mail(effect: effects.AbsentPlayerToMove) -> None:
+    """The turn passed to a player away from the table: its e-mail is promised in the move's own
+    transaction (the worker sends it when due, if still wanted)."""
+    game = effect.game
+    seat = Seat.objects.select_related("user").get(game=game, position=effect.position)
+    services.promise(game, seat.user, now=game.turn_started_at)
+
+
+@effects.on(effects.GameStarted)
+def game_started(effect: effects.GameStarted) -> None:
+    services.game_started(effect.game)
+
+
+@effects.on(effects.LeftTable)
+def left_table(effect: effects.LeftTable) -> None:
+    services.left_table(effect.game_id, effect.user)
+
+
+@effects.on(effects.SkipAsked)
+def refuse_untold_skip(effect: effects.SkipAsked) -> None:
+    """A turn is never taken from a player who was not told of it: not at the table since it began,
+    nor on any page, and its e-mail not sent, while one can reach them (an address, e-mail wanted)."""
+    game = effect.game
+    turn = game.turn_started_at or game.started_at
+    mailed = TurnMail.objects.filter(
+        game=game, user_id=effect.player_id, turn_started_at=turn, status=TurnMail.Status.SENT
+    ).exists()
+    seen_at, wanted = (
+        Preferences.objects.filter(user_id=effect.player_id).values_list("seen_at", "email_turns").first()
+    ) or (None, True)
+    on_site = seen_at is not None and seen_at >= turn
+    address = get_user_model().objects.filter(pk=effect.player_id).values_list("email", flat=True).first()
+    if not (mailed or on_site or not wanted or not address):
+        raise InvalidAction(
+            _("%(player)s has not been told it is their turn yet; an e-mail is on its way."),
+            "not_absent",
+            player=effect.player,
+        )
+
+
+@effects.announce(effects.TurnPassed)
+def turn_rows(effect: effects.TurnPassed) -> list[tuple[str, dict]]:
+    """Every player's lists of games (whose turn, the scores) change: their notices sockets hear the
+    game's row as the move leaves it."""
+    game = effect.game
+    return feed.messages_to(game.state["players"], feed.turn_message(game))
