@@ -9,7 +9,8 @@ import math
 from dataclasses import dataclass
 
 from games import bots, rules
-from games.rules.messages import Message, english, msg
+from games.declaration import declaration
+from games.rules.messages import Message, english
 
 # A decision that costs this fraction of a turn's worth keeps 1/e (37 %) of its accuracy.
 SCALE_FRACTION = 0.25
@@ -81,15 +82,6 @@ def judge(slug: str, state: dict, action: dict, options: dict | None = None) -> 
 # --- words -------------------------------------------------------------------------------------------
 
 
-def _die(d) -> str:
-    """A die as the page shows it: its pips, and the colour's initial in Painted DiceZ."""
-    return f"{d[0]}{str(d[1])[:1].upper()}" if isinstance(d, list | tuple) else str(d)
-
-
-def _dice(state: dict, indices) -> str:
-    return " ".join(_die(state["dice"][i]) for i in indices)
-
-
 def describe(slug: str, state: dict, action: dict) -> str:
     """An action in the engines' English: "set aside 5 5 5 and roll 3 dice", "bank 450"."""
     return english([said(slug, state, action)])
@@ -98,46 +90,6 @@ def describe(slug: str, state: dict, action: dict) -> str:
 def said(slug: str, state: dict, action: dict) -> Message:
     """An action in words a player understands, as a message with its parameters ("set aside 5 5 5
     and roll 3 dice", "set aside 5 1 and bank 450", "hold 6 6 and roll", "score Full House in column 2
-    (+25)"), so that each reader gets them in their own language."""
-    if slug == "farkle":
-        return _farkle_words(state, action)
-    return _card_words(slug, state, action)
-
-
-def _farkle_words(state: dict, action: dict) -> Message:
-    from games.rules import farkle
-
-    keep = action.get("keep", [])
-    if not state["rolls"]:
-        return msg("coach.roll")
-    points = state["turn_points"] + farkle.score(state["dice"][i] for i in keep)
-    aside = _dice(state, keep)
-    if action["type"] == "bank":
-        return msg("coach.farkle.bank", dice=aside, points=points)
-    left = len(state["dice"]) - len(keep)
-    if not left:
-        return msg("coach.farkle.roll_all", dice=aside, count=state["dice_count"], points=points)
-    return msg("coach.farkle.roll", dice=aside, left=left, points=points)
-
-
-def _card_words(slug: str, state: dict, action: dict) -> Message:
-    engine = rules.get(slug)
-    if action["type"] == "roll":
-        hold = action.get("hold", [])
-        if not state.get("roll"):
-            return msg("coach.roll")
-        return msg("coach.card.hold", dice=_dice(state, hold)) if hold else msg("coach.card.reroll")
-    if action["type"] != "score":
-        return msg("coach.action", action=action["type"])
-    player = engine.current_player(state)
-    after = engine.apply(state, player, action, lambda n: [])
-    gain = engine.scores(after)[player] - engine.scores(state)[player]
-    label = _box_label(engine, action["box"])
-    if "column" in action:
-        return msg("coach.card.score_column", label=label, column=action["column"], gain=gain)
-    return msg("coach.card.score", label=label, gain=gain)
-
-
-def _box_label(engine, box: str) -> str:
-    rows = (engine.SHEET or {}).get("rows", [])
-    return next((r["label"] for r in rows if r.get("box") == box), box.replace("_", " "))
+    (+25)"), so that each reader gets them in their own language. Each game says its own moves (its
+    declaration's ``words``: games/declaration.py)."""
+    return declaration(slug).words(state, action)

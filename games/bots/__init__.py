@@ -17,17 +17,23 @@ as a person's.
 - ``decision(slug, state)``: whether the player to move has a choice at all (a turn's first roll does
   not); the coach judges only decisions.
 
-Farkle's bot is ``games.bots.farkle``; the card games share ``games.bots.cards``, which takes each
-game's box values from its module (``quintzee``, ``yahtzee99``, ``painted``) by slug.
+Which players play a game is part of its declaration (games/declaration.py): the engine names its own
+(``PLAYERS``: Farkle's ``games.bots.farkle``; the card games' evaluations of their cards, ``quintzee``,
+``yahtzee99`` and ``painted``, each played by the shared card turn of ``games.bots.cards``), and an
+engine that names none gets the generic ones: any card game the card turn on what a placement adds to
+its card now (``cards.for_engine``), any other game the greedy player (``greedy.for_engine``). Each
+game's players answer the ``Players`` calls below, without the slug.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
+from typing import Any, NamedTuple
 
 from games import rules
+from games.declaration import declaration
 
 STRENGTHS = ("easy", "good", "expert")
 
@@ -38,10 +44,19 @@ class Choice:
     value: float
 
 
-def _module(slug: str) -> ModuleType:
-    from games.bots import cards, farkle  # the games' bots import the engines: load them on first use
+class Players(NamedTuple):
+    """One game's computer players: what its declaration's ``players`` answers (a class with these four
+    methods does as well)."""
 
-    return {"farkle": farkle}.get(slug, cards)
+    choose: Callable[[dict, str, random.Random], dict]
+    best: Callable[[dict], Choice]
+    value: Callable[[dict, dict], float]
+    turn_worth: Callable[[dict | None], float]
+
+
+def players(slug: str) -> Any:
+    """The computer players of the game ``slug`` (loaded on first use: they import the engines)."""
+    return declaration(slug).players
 
 
 def legal(slug: str, state: dict) -> list[dict]:
@@ -53,19 +68,19 @@ def choose(slug: str, state: dict, strength: str, rng: random.Random) -> dict:
         return rng.choice(legal(slug, state))
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}")
-    return _module(slug).choose(slug, state, strength, rng)
+    return players(slug).choose(state, strength, rng)
 
 
 def best(slug: str, state: dict) -> Choice:
-    return _module(slug).best(slug, state)
+    return players(slug).best(state)
 
 
 def value(slug: str, state: dict, action: dict) -> float:
-    return _module(slug).value(slug, state, action)
+    return players(slug).value(state, action)
 
 
 def turn_worth(slug: str, options: dict | None = None) -> float:
-    return _module(slug).turn_worth(slug, options)
+    return players(slug).turn_worth(options)
 
 
 def decision(slug: str, state: dict) -> bool:

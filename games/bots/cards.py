@@ -1,8 +1,12 @@
-"""The card games' computer players: Triple Quintzee, Triple Yahtzee 99 and Painted DiceZ.
+"""The card games' computer players: one turn engine for every card game, on each game's evaluation of
+its card.
 
-One turn engine serves the three games; each game's module (quintzee, yahtzee99, painted) says what a
-placement on its card is worth. A turn's values are computed once per card and strength (the card does
-not change during a turn), when the turn's first roll is chosen, and kept in a small cache, so the
+Each game's evaluation says what a placement on its card is worth: Triple Quintzee's, Triple Yahtzee
+99's and Painted DiceZ's are their own modules (quintzee, yahtzee99, painted: fitted figures of what the
+rest of the card is worth), each declaring ``PLAYERS = CardPlayers(__name__)``; any other card game
+gets ``for_engine(engine)``, which reads what a placement adds to the card from the engine's own
+``RULES`` (``RulesCard``). A turn's values are computed once per card and strength (the card does not
+change during a turn), when the turn's first roll is chosen, and kept in a small cache, so the
 decisions of the turn are look-ups.
 
 - **expert** (``best``/``value``): exact expectation over the rolls left (games/bots/dicedp.py). With no
@@ -21,11 +25,13 @@ import math
 import random
 import threading
 from collections import OrderedDict
-from types import ModuleType
+from functools import cached_property
+from importlib import import_module
+from typing import Any
 
 import numpy as np
 
-from games import rules
+from games import bots, rules
 from games.bots import Choice
 from games.bots.dicedp import DICE, TurnTables, universe
 from games.rules.cardgame import MAX_ROLLS
@@ -33,22 +39,18 @@ from games.rules.cardgame import MAX_ROLLS
 MISTAKE_RATE = 1 / 3
 MISTAKE_CHOICES = 3
 CACHE_SIZE = 16
-# The expert's mean points per turn in a solo game (bench.bots, 2,000 games each, docs/BENCHMARKS.md:
-# mean final score / boxes): 1717.9 / 39, 3476.7 / 54, 391.9 / 20. The coach measures costs in it.
-TURN_WORTH = {"triple-quintzee": 44.0, "triple-yahtzee-99": 64.4, "painted-dicez": 19.6}
 
 
-def _game(slug: str) -> ModuleType:
-    from games.bots import painted, quintzee, yahtzee99
-
-    return {m.slug: m for m in (quintzee, yahtzee99, painted)}[slug]
+def _game(slug: str) -> Any:
+    """The card evaluation the game ``slug``'s computer players play on (its declaration's)."""
+    return bots.players(slug).game
 
 
 class Codes:
     """For each box, the distinct (raw value, flag) pairs over every five-dice row, and which pair each
     row has: a placement is valued once per pair, then spread over the rows by one gather."""
 
-    def __init__(self, game: ModuleType):
+    def __init__(self, game: Any):
         self.universe = universe(game.TYPES)
         self.boxes = {}
         for box, (values, flags) in game.box_arrays(self.universe.rows[DICE]).items():
@@ -56,22 +58,22 @@ class Codes:
             self.boxes[box] = ([(int(p) // 2, int(p) % 2) for p in pairs], inverse.astype(np.intp))
 
 
-_codes: dict[str, Codes] = {}
+_codes: dict[Any, Codes] = {}
 _turns: OrderedDict = OrderedDict()
 _lock = threading.Lock()  # the site may ask from several threads at once
 
 
-def codes(slug: str) -> Codes:
-    if slug not in _codes:
-        _codes[slug] = Codes(_game(slug))
-    return _codes[slug]
+def codes(game: Any) -> Codes:
+    if game not in _codes:
+        _codes[game] = Codes(game)
+    return _codes[game]
 
 
 class Turn:
     """One card's turn values at one strength: the placements' evaluator and the hold tables."""
 
-    def __init__(self, slug: str, card: dict, expert: bool):
-        game, c = _game(slug), codes(slug)
+    def __init__(self, game: Any, card: dict, expert: bool):
+        c = codes(game)
         self.game, self.universe = game, c.universe
         self.evaluator = game.Evaluator(card, expert)
         final = np.full(len(c.universe.rows[DICE]), -math.inf, dtype=np.float32)
@@ -106,15 +108,15 @@ class Turn:
         return float(self.evaluator.value(box, action.get("column"), v, self.game.flag(box, faces)))
 
 
-def _turn(slug: str, state: dict, expert: bool) -> Turn:
+def _turn(game: Any, state: dict, expert: bool) -> Turn:
     card = state["cards"][state["current"]]
-    key = (slug, expert, json.dumps(card, sort_keys=True))
+    key = (game, expert, json.dumps(card, sort_keys=True))
     with _lock:
         turn = _turns.get(key)
         if turn is not None:
             _turns.move_to_end(key)
             return turn
-    turn = Turn(slug, card, expert)
+    turn = Turn(game, card, expert)
     with _lock:
         _turns[key] = turn
         if len(_turns) > CACHE_SIZE:
@@ -122,39 +124,50 @@ def _turn(slug: str, state: dict, expert: bool) -> Turn:
     return turn
 
 
-def _ranked(slug: str, state: dict, expert: bool) -> list[Choice]:
+def _ranked(game: Any, state: dict, expert: bool) -> list[Choice]:
     """Every legal action with its value, best first (stable: the engine's order breaks ties)."""
-    turn = _turn(slug, state, expert)
-    actions = rules.get(slug).legal_actions(state)
+    turn = _turn(game, state, expert)
+    actions = rules.get(game.slug).legal_actions(state)
     return sorted((Choice(a, turn.value(state, a)) for a in actions), key=lambda c: -c.value)
 
 
-def turn_worth(slug: str, options: dict | None) -> float:
-    return TURN_WORTH[slug]
+class CardPlayers:
+    """A card game's computer players (games/bots/__init__.py's ``Players``) on one evaluation of its
+    card: a module's name (loaded on first use) or the evaluation itself. An evaluation has the game's
+    ``slug``, ``TYPES`` (the sides of a die), ``side(die)``, ``box_arrays(rows)`` and ``flag(box, faces)``
+    (each box's raw value and flag for every row of sides), ``Evaluator(card, expert)`` (its
+    ``placements`` and ``value(box, picked, value, flag)``) and ``TURN_WORTH``."""
 
+    def __init__(self, game: str | Any):
+        self._game = game
 
-def best(slug: str, state: dict) -> Choice:
-    return _ranked(slug, state, True)[0]
+    @cached_property
+    def game(self) -> Any:
+        return import_module(self._game) if isinstance(self._game, str) else self._game
 
+    def turn_worth(self, options: dict | None) -> float:
+        return float(self.game.TURN_WORTH)
 
-def value(slug: str, state: dict, action: dict) -> float:
-    return _turn(slug, state, True).value(state, action)
+    def best(self, state: dict) -> Choice:
+        return _ranked(self.game, state, True)[0]
 
+    def value(self, state: dict, action: dict) -> float:
+        return _turn(self.game, state, True).value(state, action)
 
-def choose(slug: str, state: dict, strength: str, rng: random.Random) -> dict:
-    if state["roll"] == 0:
-        # The card is known before the first roll: the turn's tables are computed now, while the first
-        # roll (no choice) is played, so the decisions that follow are look-ups.
-        _turn(slug, state, strength == "expert")
-        return {"type": "roll", "hold": []}
-    ranked = _ranked(slug, state, strength == "expert")
-    if strength == "easy" and rng.random() < MISTAKE_RATE:
-        # Equivalent holds share a value: offer distinct values, so a mistake is a different play.
-        distinct: list[Choice] = []
-        for c in ranked:
-            if not distinct or c.value != distinct[-1].value:
-                distinct.append(c)
-            if len(distinct) == MISTAKE_CHOICES:
-                break
-        return rng.choice(distinct).action
-    return ranked[0].action
+    def choose(self, state: dict, strength: str, rng: random.Random) -> dict:
+        if state["roll"] == 0:
+            # The card is known before the first roll: the turn's tables are computed now, while the
+            # first roll (no choice) is played, so the decisions that follow are look-ups.
+            _turn(self.game, state, strength == "expert")
+            return {"type": "roll", "hold": []}
+        ranked = _ranked(self.game, state, strength == "expert")
+        if strength == "easy" and rng.random() < MISTAKE_RATE:
+            # Equivalent holds share a value: offer distinct values, so a mistake is a different play.
+            distinct: list[Choice] = []
+            for c in ranked:
+                if not distinct or c.value != distinct[-1].value:
+                    distinct.append(c)
+                if len(distinct) == MISTAKE_CHOICES:
+                    break
+            return rng.choice(distinct).action
+        return ranked[0].action

@@ -1,4 +1,4 @@
-"""Farkle's computer players behind the contract of games/bots/__init__.py.
+"""Farkle's computer players behind the contract of games/bots/__init__.py (its ``PLAYERS``).
 
 - ``best``/``value``: the turn's exact expected points (games/bots/farkle_expert.py), the coach's scale.
 - **expert**: those expected points, except where winning asks for another play
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from games.bots import Choice
+from games.bots import Choice, Players
 from games.bots.farkle_expert import expected_turn, turn_values
 from games.bots.farkle_win import play_to_win
 from games.rules import farkle
@@ -30,11 +30,11 @@ def _values(state: dict):
     return turn_values(state["dice_count"])
 
 
-def turn_worth(slug: str, options: dict | None) -> float:
+def turn_worth(options: dict | None) -> float:
     return expected_turn((options or {}).get("dice", 6))
 
 
-def best(slug: str, state: dict) -> Choice:
+def best(state: dict) -> Choice:
     values = _values(state)
     if not state["rolls"]:
         return Choice({"type": "roll", "keep": []}, values.roll_value(0, state["dice_count"]))
@@ -42,7 +42,7 @@ def best(slug: str, state: dict) -> Choice:
     return Choice(picked["action"], picked["expected"])
 
 
-def value(slug: str, state: dict, action: dict) -> float:
+def value(state: dict, action: dict) -> float:
     values = _values(state)
     if not state["rolls"]:
         return values.roll_value(0, state["dice_count"])
@@ -73,11 +73,11 @@ def _threshold_play(state: dict, bank_at: dict[int, int], last_round_aware: bool
 
 
 def _expert(state: dict) -> dict:
-    won = play_to_win(state, lambda action: value("farkle", state, action))
-    return won if won is not None else best("farkle", state).action
+    won = play_to_win(state, lambda action: value(state, action))
+    return won if won is not None else best(state).action
 
 
-def choose(slug: str, state: dict, strength: str, rng: random.Random) -> dict:
+def choose(state: dict, strength: str, rng: random.Random) -> dict:
     if strength == "expert":
         return _expert(state)
     if strength == "good":
@@ -85,3 +85,7 @@ def choose(slug: str, state: dict, strength: str, rng: random.Random) -> dict:
     if state["rolls"] and rng.random() < EASY_SLIP:
         return rng.choice(farkle.legal_actions(state))
     return _threshold_play(state, dict.fromkeys(GOOD_BANK, farkle.BANK_MINIMUM), last_round_aware=False)
+
+
+# What Farkle's declaration names (games/rules/farkle.py, PLAYERS).
+PLAYERS = Players(choose, best, value, turn_worth)

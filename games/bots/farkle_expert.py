@@ -159,7 +159,7 @@ def simulate(turns: int, dice: int = 6, seed: int = 1, strength: str = "expert")
     for _ in range(turns):
         state = farkle.new_game(["bot"], {"goal": max(farkle.GOALS), "dice": dice})
         while not state["turns_taken"]["bot"]:
-            action = bots.choose("farkle", state, strength, bot_rng)
+            action = bots.choose(farkle.slug, state, strength, bot_rng)
             state = farkle.apply(state, "bot", action, roll)
         banked.append(state["banked"]["bot"])
     return Sample.of(banked)
@@ -187,9 +187,9 @@ def play_to_win_share(
         state = farkle.new_game(seats, {"goal": goal, "dice": dice})
         while not state["over"]:
             if state["current"] == player:
-                action = bots.choose("farkle", state, "expert", rng)
+                action = bots.choose(farkle.slug, state, "expert", rng)
             else:
-                action = bots.best("farkle", state).action
+                action = bots.best(farkle.slug, state).action
             state = farkle.apply(state, state["current"], action, roll)
         won = farkle.winners(state)
         shares.append(1 / len(won) if player in won else 0.0)

@@ -18,6 +18,7 @@ from functools import cache
 
 import numpy as np
 
+from games.bots.cards import CardPlayers
 from games.bots.cardvalue import SumTail, by_value, mask_of, params
 from games.rules import painted_dicez as pd
 from games.rules.dice import COLOURS
@@ -109,3 +110,10 @@ class Evaluator:
         if self.fit is not None:
             gain -= self.fit.mean[box]
         return gain
+
+
+# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
+# final score / boxes, 391.9 / 20): the unit in which the coach weighs a cost.
+TURN_WORTH = 19.6
+# What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
+PLAYERS = CardPlayers(__name__)

@@ -18,6 +18,7 @@ from functools import cache
 
 import numpy as np
 
+from games.bots.cards import CardPlayers
 from games.bots.cardvalue import SumTail, by_value, mask_of, params
 from games.rules import triple_quintzee as tq
 
@@ -117,3 +118,10 @@ class Evaluator:
         )
         after_q = rate * (self.open_count - 1) if all_after else 0.0
         return change + after_q - before_q
+
+
+# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
+# final score / boxes, 1717.9 / 39): the unit in which the coach weighs a cost.
+TURN_WORTH = 44.0
+# What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
+PLAYERS = CardPlayers(__name__)

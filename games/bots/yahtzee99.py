@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from games.bots.cards import CardPlayers
 from games.bots.cardvalue import CountTail, SumTail, by_value, mask_of, normal_tail, params
 from games.rules import triple_yahtzee_99 as ty
 
@@ -226,3 +227,10 @@ class Evaluator:
         p *= fit.lower_three(counted, ty.MIN_LOWER_COUNT - c.lower_count)
         p *= fit.upper(upper, ty.MIN_UPPER_SUBTOTAL - c.upper)
         return p * normal_tail(mean, var, ty.MIN_LOWER_TOTAL - c.lower)
+
+
+# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
+# final score / boxes, 3476.7 / 54): the unit in which the coach weighs a cost.
+TURN_WORTH = 64.4
+# What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
+PLAYERS = CardPlayers(__name__)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import farkle as engine
 from games.rules.farkle import BANK_MINIMUM, DICE_COUNTS, GOALS
 
+from . import Rulebook
 from .shared import YOU, Scripted, example, refused
 
 # Lazy: the examples are built once per process and said in each reader's language.
@@ -222,3 +223,7 @@ def build() -> dict:
         "dice_counts": list(DICE_COUNTS),
         "bank_minimum": BANK_MINIMUM,
     }
+
+
+# What the game's declaration names (its engine's RULEBOOK): this page and its examples.
+RULEBOOK = Rulebook(f"games/rules/{engine.slug}.html", build)

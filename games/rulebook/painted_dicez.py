@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import painted_dicez as engine
 from games.rules.painted_dicez import CENTER, COLOUR, COLOUR_LETTERS, COLOURS, FACE, LABELS, LOWER, UPPER
 
+from . import Rulebook
 from .shared import YOU, card_rows, card_turn, example, face_texts, shown_die
 
 B, R, P, G, Y = COLOURS
@@ -135,3 +136,7 @@ def build() -> dict:
         "colour_bonus": _bonus_game(COLOUR_FILLS),
         "letters": [shown_die([LEGEND_FACE, colour]) for colour in COLOUR_LETTERS],
     }
+
+
+# What the game's declaration names (its engine's RULEBOOK): this page and its examples.
+RULEBOOK = Rulebook(f"games/rules/{engine.slug}.html", build)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import triple_quintzee as engine
 from games.rules.triple_quintzee import BOTTOM, FACE, LABELS, TOP
 
+from . import Rulebook
 from .shared import YOU, card_rows, card_turn, example, face_texts, par_rolls, played_turns
 
 TEXTS = face_texts(FACE) | {
@@ -161,3 +162,7 @@ def build() -> dict:
         "on_track": _on_track(),
         "quintzee_bonus": _quintzee_bonus(),
     }
+
+
+# What the game's declaration names (its engine's RULEBOOK): this page and its examples.
+RULEBOOK = Rulebook(f"games/rules/{engine.slug}.html", build)

@@ -9,6 +9,7 @@ from games.rules import triple_yahtzee_99 as engine
 from games.rules.dice import FACES
 from games.rules.triple_yahtzee_99 import FACE, FACE_BOXES, LABELS, LOWER, UPPER, WASTE
 
+from . import Rulebook
 from .shared import (
     YOU,
     Scripted,
@@ -221,3 +222,7 @@ def build() -> dict:
         "waste": _waste(),
         "upgrade": _upgrades(),
     }
+
+
+# What the game's declaration names (its engine's RULEBOOK): this page and its examples.
+RULEBOOK = Rulebook(f"games/rules/{engine.slug}.html", build)

@@ -11,9 +11,9 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from . import turns
-from .dice import Dice, check_indices, is_five_of_a_kind, reroll
+from .dice import Dice, check_indices, is_five_of_a_kind, reroll, shown
 from .errors import IllegalAction, refused
-from .messages import english, msg
+from .messages import Message, english, msg
 
 DICE = 5
 MAX_ROLLS = 3
@@ -359,6 +359,29 @@ def preview(rules: CardRules, state: dict) -> dict:
             for p in choices(rules, state)
         ]
     }
+
+
+def words(engine: Any, state: dict, action: dict) -> Message:
+    """An action of a card ``engine`` (a module with its ``RULES`` and ``SHEET``) before it is played, in
+    words a player understands (the coach's hint and review): "hold 6 6 and roll", "score Full House in
+    column 2 (+25)", the box named as the sheet prints it; a message (games.rules.messages) that each
+    reader gets in their own language. Every card game says its moves so (games/declaration.py)."""
+    if action["type"] == "roll":
+        hold = action.get("hold", [])
+        if not state.get("roll"):
+            return msg("coach.roll")
+        return msg("coach.card.hold", dice=shown(state["dice"], hold)) if hold else msg("coach.card.reroll")
+    if action["type"] != "score":
+        return msg("coach.action", action=action["type"])
+    player = current_player(state)
+    after = apply(engine.RULES, state, player, action, lambda n: [])
+    gain = scores(after)[player] - scores(state)[player]
+    box = action["box"]
+    rows = (engine.SHEET or {}).get("rows", [])
+    label = next((r["label"] for r in rows if r.get("box") == box), box.replace("_", " "))
+    if "column" in action:
+        return msg("coach.card.score_column", label=label, column=action["column"], gain=gain)
+    return msg("coach.card.score", label=label, gain=gain)
 
 
 class Contract(NamedTuple):

@@ -86,6 +86,16 @@ def reroll(current: list, hold: list[int], dice: Dice) -> list:
 COLOURS = ("blue", "red", "pink", "green", "yellow")
 
 
+def shown(dice: Sequence, indices: Iterable[int]) -> str:
+    """The dice at ``indices`` as a page writes them: "5 5 1", a painted die with its colour's initial
+    ("5B")."""
+    return " ".join(_shown(dice[i]) for i in indices)
+
+
+def _shown(die: Any) -> str:
+    return f"{die[0]}{str(die[1])[:1].upper()}" if isinstance(die, list | tuple) else str(die)
+
+
 def make_dice(rng: Any, painted: bool = False) -> Dice:
     """A ``dice(n)`` source drawing from ``rng`` (a random.Random or secrets.SystemRandom).
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from . import farkle_figures, turns
 from .declare import Option, Ranking
-from .dice import FACES, Dice, check_indices, counts
+from .dice import FACES, Dice, check_indices, counts, shown
 from .errors import IllegalAction, refused
-from .messages import english, gettext_noop, msg
+from .messages import Message, english, gettext_noop, msg
 
 slug = "farkle"
 name = "Farkle (10000)"
@@ -622,3 +622,23 @@ ranking = Ranking(
 )
 FIGURES = farkle_figures.FIGURES
 SHEET = None  # no card: the "farkle" view draws the table of set-aside dice
+# Its computer players (and the coach's expert) and its rules page, named rather than imported, so that
+# the engine stays pure (games/declaration.py loads them when the site first asks).
+PLAYERS = "games.bots.farkle.PLAYERS"
+RULEBOOK = "games.rulebook.farkle.RULEBOOK"
+
+
+def words(state: State, action: dict[str, Any]) -> Message:
+    """An action before it is played, in words a player understands (the coach's hint and review): "set
+    aside 5 5 5 and roll 3 dice", "set aside 5 1 and bank 450", as a message (games.rules.messages)."""
+    keep = action.get("keep", [])
+    if not state["rolls"]:
+        return msg("coach.roll")
+    points = state["turn_points"] + score(state["dice"][i] for i in keep)
+    aside = shown(state["dice"], keep)
+    if action["type"] == "bank":
+        return msg("coach.farkle.bank", dice=aside, points=points)
+    left = len(state["dice"]) - len(keep)
+    if not left:
+        return msg("coach.farkle.roll_all", dice=aside, count=state["dice_count"], points=points)
+    return msg("coach.farkle.roll", dice=aside, left=left, points=points)

@@ -201,3 +201,8 @@ SHEET = sheet.card(
         sheet.total(gettext_noop("Lower subtotal"), "lower_subtotal", "subtotal"),
     ],
 )
+# Its computer players (and the coach's expert) and its rules page, named rather than imported, so that
+# the engine stays pure (games/declaration.py loads them when the site first asks). The coach says its
+# moves as every card game does (cardgame.words).
+PLAYERS = "games.bots.painted.PLAYERS"
+RULEBOOK = "games.rulebook.painted_dicez.RULEBOOK"

@@ -214,3 +214,8 @@ SHEET = sheet.card(
     ],
     bonus_moment=gettext_noop("Quintzee bonus!"),
 )
+# Its computer players (and the coach's expert) and its rules page, named rather than imported, so that
+# the engine stays pure (games/declaration.py loads them when the site first asks). The coach says its
+# moves as every card game does (cardgame.words).
+PLAYERS = "games.bots.quintzee.PLAYERS"
+RULEBOOK = "games.rulebook.triple_quintzee.RULEBOOK"

@@ -315,3 +315,8 @@ SHEET = sheet.card(
     ],
     upgrades=[UPGRADE[c] for c in COLUMNS],
 )
+# Its computer players (and the coach's expert) and its rules page, named rather than imported, so that
+# the engine stays pure (games/declaration.py loads them when the site first asks). The coach says its
+# moves as every card game does (cardgame.words).
+PLAYERS = "games.bots.yahtzee99.PLAYERS"
+RULEBOOK = "games.rulebook.triple_yahtzee_99.RULEBOOK"

@@ -40,7 +40,8 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such game.")
     from games import rulebook
 
-    return render(request, f"games/rules/{slug}.html", {"kind": kind, "ex": rulebook.examples(slug)})
+    # The page is part of the game's declaration: its own, or one made from what its engine declares.
+    return render(request, rulebook.template(slug), {"kind": kind, "ex": rulebook.examples(slug)})
 
 
 def _groups_of(user):

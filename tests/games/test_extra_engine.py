@@ -1,6 +1,8 @@
 """Proof that a game is declared in one place: a test-only engine (tests/games/extra/two_boxes.py),
 registered with one line, is offered in the lobby, played live over the websocket, and shows up in the
-history, the statistics page and API, the high-score list and API, and the replay."""
+history, the statistics page and API, the high-score list and API, and the replay; it has a rules page
+with its boxes, a computer opponent, hints and the coach's reviews, all from what the engine declares
+(games/declaration.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,13 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient
 from django.urls import reverse
 
+from coach import judge
+from coach import services as coach
+from coach.models import SeatReview
 from games import rules
+from games.computers import tasks
 from games.models import Game
+from games.results.replays import game_verify_replay
 from tests.games.extra import two_boxes
 from tests.games.sockets import Client
 
@@ -108,3 +115,88 @@ async def test_a_registered_engine_is_played_and_counted_everywhere(registered, 
 
     replay = await _page(bob_web, reverse("games:replay", args=[game.pk]))
     assert f'Two Boxes <span class="muted">#{game.pk}</span>' in replay
+
+    # The coach reviews both people: every score after a first roll was a decision (rolls were left).
+    assert await database_sync_to_async(coach.review_game)(game_id=game.pk) == "reviewed"
+    reviewed = await _reviewed(game)
+    assert reviewed["ann"] == ["score Pairs (+10)", "score Sum (+14)"]
+    assert reviewed["bob"] == ["score Sum (+28)", "score Pairs (+0)"]
+
+
+async def _reviewed(game: Game) -> dict[str, list[str]]:
+    """Each reviewed seat's decisions in words, with every figure of the review in range."""
+    reviews = [r async for r in SeatReview.objects.filter(review__game=game).select_related("user")]
+    for review in reviews:
+        assert review.decision_count == len(review.decisions)
+        for d in review.decisions:
+            assert d["cost"] >= 0 and 0 < d["accuracy"] <= 100 and d["expert_text"], d
+    return {r.user.username: [d["text"] for d in r.decisions] for r in reviews}
+
+
+async def test_a_registered_engine_has_a_rules_page_with_its_boxes(registered, client):
+    response = await database_sync_to_async(client.get)(reverse("games:rules", args=["two-boxes"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<h1 id="rules-title">Two Boxes: how to play</h1>' in page
+    assert two_boxes.pitch in page
+    # Every box, labelled as the engine labels it, with an example roll the engine values.
+    assert '<th scope="row">Sum</th><td>' in page and '<th scope="row">Pairs</th><td>' in page
+    assert '<td class="num">28</td>' in page and '<td class="num">20</td>' in page
+    assert "Ranked by final total." in page
+
+
+async def _ask_hint(tab: Client) -> dict:
+    await tab.comm.send_json_to({"type": "ask_hint"})
+    while True:
+        reply = await tab.next_any()
+        if reply["type"] in ("hint", "error"):
+            return reply
+
+
+async def test_a_registered_engine_is_played_against_a_computer_with_hints_and_reviewed(
+    registered, make_user
+):
+    """From the lobby's form with a computer: ann plays every move the Hint button gives her, the
+    computer plays its own through the worker's task, and the review agrees with every hint."""
+    ann = await database_sync_to_async(make_user)("ann")
+    ann_web = await _signed_in(ann)
+    created = await ann_web.post(
+        reverse("games:new"), {"kind": "two-boxes", "seats": 2, "computers": 1, "strength": "expert"}
+    )
+    game = await Game.objects.aget(kind="two-boxes")
+    assert created.status_code == 302 and game.status == Game.Status.PLAYING
+    computer = "computer-expert-1"
+    tab = Client(ann, game.pk)
+    hinted = []
+    await tab.open()
+    try:
+        while game.status == Game.Status.PLAYING:
+            if game.current_player == computer:
+                played = await database_sync_to_async(tasks.play.call)(game.pk, game.seq)
+                assert played == "played"
+            else:
+                hint = await _ask_hint(tab)
+                assert hint["type"] == "hint" and hint["seq"] == game.seq, hint
+                assert hint["action"] in two_boxes.legal_actions(game.state)
+                assert hint["text"] == judge.describe(game.kind, game.state, hint["action"])
+                if hint["decision"]:
+                    hinted.append(hint["text"])
+                reply = await tab.act(hint["action"])
+                assert reply["type"] == "ack", reply
+            game = await Game.objects.aget(pk=game.pk)
+    finally:
+        await tab.close()
+    assert game.status == Game.Status.FINISHED
+    assert await database_sync_to_async(game_verify_replay)(game_id=game.pk)
+    seats = {s.user.username: s async for s in game.seats.select_related("user")}
+    assert set(seats) == {"ann", computer}
+    # The computer filled both of its boxes (a score is the engine's own, never below 0).
+    assert all(box is not None for box in game.state["cards"][computer]["boxes"].values())
+
+    # ann had a decision at least once a turn, after her first roll.
+    assert len(hinted) >= 2
+    assert await database_sync_to_async(coach.review_game)(game_id=game.pk) == "reviewed"
+    # The computer is not reviewed; ann's every decision is the expert's own: nothing lost.
+    assert await _reviewed(game) == {"ann": hinted}
+    review = await SeatReview.objects.aget(review__game=game)
+    assert review.total_cost == 0 and review.accuracy == 100

@@ -2,7 +2,8 @@
 
 It exists to prove that a game is declared in one place: this module and one registration line
 (``rules.register(two_boxes)``) put it in the lobby, live play, history, statistics, high scores and
-replays without a change anywhere else.
+replays, and give it a rules page, computer players, hints and the coach's reviews (the generic ones of
+games/declaration.py: it names none of its own) without a change anywhere else.
 """
 
 from __future__ import annotations
