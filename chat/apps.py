@@ -3,3 +3,10 @@ from django.apps import AppConfig
 
 class ChatConfig(AppConfig):
     name = "chat"
+
+    def ready(self) -> None:
+        # The group's page shows its chat: chat adds it there, so that groups imports nothing of chat.
+        from chat.selectors import group_page_part
+        from groups import pages
+
+        pages.add_part(group_page_part)

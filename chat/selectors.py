@@ -28,3 +28,8 @@ def recent_for_group(group_id: int) -> list[Message]:
         .order_by("-created_at", "-pk")[:RECENT]
     )
     return list(reversed(rows))
+
+
+def group_page_part(request, group) -> dict:
+    """The group page's chat (groups/pages.py): its latest messages."""
+    return {"chat": recent_for_group(group.pk)}

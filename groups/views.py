@@ -11,10 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from chat import selectors as chat_selectors
 from games.errors import Forbidden, GameError
 from games.tables import invites
-from groups import selectors, services
+from groups import pages, selectors, services
 from groups.forms import AddMemberForm, GroupForm
 from groups.models import Group
 from notices.models import preferences_of
@@ -54,9 +53,7 @@ def _group_page(
     context = selectors.group_page(group)
     is_creator = group.creator_id == request.user.pk
     context.update(group=group, add_form=add_form, is_creator=is_creator)
-    context.update(
-        chat=chat_selectors.recent_for_group(group.pk), mute_chat=preferences_of(request.user).mute_chat
-    )
+    context.update(pages.context(request, group), mute_chat=preferences_of(request.user).mute_chat)
     if is_creator and group.invite_token:
         invite_path = reverse("groups:invite", args=[group.invite_token])
         context["invite_url"] = request.build_absolute_uri(invite_path)

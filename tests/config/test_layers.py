@@ -33,7 +33,6 @@ KNOWN_TWO_WAY: set[frozenset[str]] = {
     for pair in [
         ("accounts", "games"),
         ("chat", "games"),
-        ("chat", "groups"),
         ("coach", "games"),
         ("config", "games"),
         ("config", "notices"),
