@@ -5,7 +5,7 @@ connections that have closed. It starts each sweep with ``list(self.connections.
 sockets open that is 5,000 new containers, which set off about seven young collections of the garbage
 collector inside that one callback, and with a heap that size each young collection takes milliseconds.
 In the 5,000-socket step the sweep was 5.7 % of daphne's samples, a 25-30 ms stall of the event loop
-every second (docs/BENCHMARKS.md). The sweep below does the same, walking the dict (whose iterator
+every second (bench/journal.md). The sweep below does the same, walking the dict (whose iterator
 reuses its tuple) and copying only the connections it acts on.
 
 Written for daphne DAPHNE_VERSION (requirements/base.txt pins it); tests/config/test_daphne_sweep.py

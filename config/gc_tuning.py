@@ -1,4 +1,5 @@
-"""Python's garbage collector, set for a server process that runs for days (docs/BENCHMARKS.md).
+"""Python's garbage collector, set for a server process that runs for days (docs/BENCHMARKS.md; the
+measurements below are in bench/journal.md).
 
 A full (generation 2) collection walks every container object the process holds and stops the event
 loop while it does: 116-178 ms in a server holding 600 sockets, once or twice every 20 s at 150 moves a
@@ -22,7 +23,7 @@ Python's threshold of 700, young collections took 6 ms on average (up to 23) and
 (up to 49), one of those every second, and they were most of the event loop's stalls. A young
 collection after 200 allocations instead of 700 keeps about the same total time in the collector,
 cut into pieces of 1.5 ms (up to 4) and 7 ms (up to 13). Full collections then come after 350
-generation-1 collections, as many allocations apart as before (docs/BENCHMARKS.md).
+generation-1 collections, as many allocations apart as before (bench/journal.md).
 
 Sockets opened later are the rest of the heap: with 5,000 open, each full collection walked their
 objects (protocols, consumers, scopes, tasks) for 381-732 ms, with every move in flight waiting. So
