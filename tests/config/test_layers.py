@@ -276,7 +276,10 @@ def _circles(graph: dict[str, dict[str, int]]) -> set[frozenset[str]]:
 # parameters), their return values and attributes set on ``self``. A private attribute read on such a
 # value is listed; so is ``self._x`` (or ``Class._x``) in a class derived from a third-party class
 # when the project's classes never define ``_x``, and any ``x._y`` whose name ``_y`` the project
-# defines nowhere (it can only be a dependency's or the standard library's).
+# defines nowhere (it can only be a dependency's or the standard library's). Left alone: a name some
+# class of ours defines (the object is then taken for one of ours, as a model instance a manager
+# returns), the names in DOCUMENTED, and enum's ``_sunder_`` names. What reaches an object through a
+# container or another module's global is not followed; the last rule catches most of that.
 
 
 def _is_private(name: str) -> bool:
