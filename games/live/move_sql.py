@@ -31,14 +31,14 @@ from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
 
 if TYPE_CHECKING:
-    from games.live.moves import Known, Logged
+    from games.live.records import Known, Logged
 
 # Django's default table names (games_game ...); tests/games/test_hot_path.py holds them to the models.
 # The game row is read column by column in the model's field order (row_to_game), so its columns come
 # from the model itself.
 GAME_COLUMNS = ", ".join(f"g.{f.column}" for f in Game._meta.concrete_fields)
 # The state (3-8 KB of JSON, parsed on every move) is left out when the move pool's process holds the
-# state of that very row already (games.live.moves.Known: the same seq of the same game): most moves of
+# state of that very row already (games.live.records.Known: the same seq of the same game): most moves of
 # a game come from the socket that made the last one. The last column says whether it was left out.
 _SAME = "g.seq = %s AND g.created_at = %s"
 _GAME_SELECT = ", ".join(
@@ -111,7 +111,7 @@ FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s 
     ),
 }
 
-# A move of a game whose row this process left at a version it knows (games.live.moves.Known), in one
+# A move of a game whose row this process left at a version it knows (games.live.records.Known), in one
 # statement and so in one round trip: the UPDATE writes only if the row is still that version (its xmin,
 # seq and creation; any write to the row makes a new xmin) and the mover's seat, group membership and
 # action id are as the two-round-trip move would find them; every other write of the move takes its rows

@@ -13,7 +13,7 @@ from games.models import Action, Connection, Game, Seat
 from games.results.highscores import personal_bests
 
 if TYPE_CHECKING:
-    from games.live.moves import Logged, Mover
+    from games.live.records import Logged, Mover
 
 RECENT_EVENTS = 40
 

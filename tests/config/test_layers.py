@@ -46,22 +46,7 @@ KNOWN_TWO_WAY: set[frozenset[str]] = {
 # functions and under `if TYPE_CHECKING` left out). Counting those too, these modules still import each
 # other around a circle, which a local import or a type-only one only hides. The goal is none; the list
 # may only shrink.
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    # the move core and the notices it writes: moves -> move_sql, selectors, notices.services;
-    # move_sql -> moves and selectors -> moves for types; notices.services -> selectors
-    frozenset({"games.live.move_sql", "games.live.moves", "games.live.selectors", "notices.services"}),
-    # the computer players' registry (games/bots/__init__.py, in a function) and the players it names
-    frozenset(
-        {
-            "games.bots",
-            "games.bots.cards",
-            "games.bots.farkle",
-            "games.bots.farkle_expert",
-            "games.bots.farkle_reach",
-            "games.bots.farkle_win",
-        }
-    ),
-}
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 # Private attributes (one leading underscore, not a dunder) of a dependency (or of the standard
 # library) that our code reads or writes, as (file, attribute). Issue 33's goal is none; the list may
