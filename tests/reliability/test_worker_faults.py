@@ -92,11 +92,14 @@ def terminate_worker_backends() -> int:
 
 
 class GamesLocked:
-    """The games table locked from a connection of its own: any task that reads a game waits."""
+    """The games table (or ``table``) locked from a connection of its own: any task that reads it waits."""
+
+    def __init__(self, table: str = "games_game"):
+        self.table = table
 
     def __enter__(self):
         self.conn = psycopg.connect(database_url())
-        self.conn.execute("LOCK TABLE games_game IN ACCESS EXCLUSIVE MODE")
+        self.conn.execute(f"LOCK TABLE {self.table} IN ACCESS EXCLUSIVE MODE")
         return self
 
     def __exit__(self, *exc):
@@ -173,8 +176,7 @@ def test_terminated_while_idle_the_worker_reconnects_and_goes_on(
     worker = start_worker(DJANGO_SETTINGS_MODULE=settings_module)
     wait_for(backends, "the worker's connection", proc=worker.proc)
     assert terminate_worker_backends() >= 1
-    game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])
-    coach_tasks.review_game.enqueue(game_id=game.pk)
+    game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])  # its end enqueues its review
     wait_for(lambda: reviewed(game), "the review after the termination", proc=worker.proc)
     assert worker.proc.poll() is None
 
@@ -184,18 +186,16 @@ def test_terminated_during_a_review_the_worker_goes_on_and_the_review_is_done(
 ):
     worker = start_worker()
     wait_for(backends, "the worker's connection", proc=worker.proc)
-    game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])
-    with GamesLocked():
-        coach_tasks.review_game.enqueue(game_id=game.pk)
-        # The review's first query waits on the lock, outside any transaction of the worker's: the
-        # case where the library's own save of the failure meets the dead connection.
+    with GamesLocked("coach_review"):
+        game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])  # its end enqueues its review
+        # The review's look for an earlier review waits on the lock, outside any transaction of the
+        # worker's: the case where the library's own save of the failure meets the dead connection.
         wait_for(waiting_on_the_lock, "the review to wait on the lock", proc=worker.proc)
         assert terminate_worker_backends() >= 1
     wait_for(lambda: reviewed(game), "the interrupted review to be done", proc=worker.proc)
     # Nothing stays "running"; and the next game is reviewed too.
     assert not review_runs(game).filter(status=TaskResultStatus.RUNNING).exists()
     later = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])
-    coach_tasks.review_game.enqueue(game_id=later.pk)
     wait_for(lambda: reviewed(later), "a later review", proc=worker.proc)
     assert worker.proc.poll() is None
     assert "database fault" in log_of(worker)
@@ -277,11 +277,10 @@ def test_a_database_gone_for_longer_than_the_limit_makes_the_worker_exit(
 
 
 def test_a_review_left_running_by_a_killed_worker_is_done_by_the_next(start_worker, user, scripted_dice):
-    worker = start_worker()
-    wait_for(backends, "the worker's connection", proc=worker.proc)
-    game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])
-    with GamesLocked():
-        coach_tasks.review_game.enqueue(game_id=game.pk)
+    game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])  # its end enqueued its review
+    # The review reads the game's log; the worker's start reads no action.
+    with GamesLocked("games_action"):
+        worker = start_worker()
         wait_for(waiting_on_the_lock, "the review to wait on the lock", proc=worker.proc)
         worker.stop(signal.SIGKILL)
     (left,) = review_runs(game)
@@ -392,8 +391,7 @@ def test_make_run_starts_a_killed_worker_again(worker_env, user, scripted_dice):
         os.kill(first, signal.SIGKILL)
         second = wait_for(lambda: spawned(text(), "worker")[1:], "the worker to start again", proc=proc)[0]
         assert second != first
-        game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])
-        coach_tasks.review_game.enqueue(game_id=game.pk)
+        game = farkle_game(user, scripted_dice, first_bank=[0, 1, 2])  # its end enqueues its review
         wait_for(lambda: reviewed(game), "a review by the restarted worker", proc=proc)
 
         def answers() -> bool:
