@@ -1,6 +1,6 @@
 """Limits on what a script could repeat from the sign-up and password-reset pages, counted in the rate
 limits' shared cache (Redis in production: every server process shares one count; it fails open while
-Redis is down, games/live/ratelimit.py). The client's address is REMOTE_ADDR, which behind nginx is the
+Redis is down, infra/ratelimit.py). The client's address is REMOTE_ADDR, which behind nginx is the
 player's (daphne --proxy-headers; nginx overwrites X-Forwarded-For), as for sign-in lock-out.
 
 - Sign-ups: a script making throw-away accounts from one address is refused after
@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.lockout import client_ip
-from games.live import ratelimit
+from infra import ratelimit
 
 HOUR = 3600
 

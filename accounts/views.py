@@ -1,6 +1,6 @@
 """Sign-up, sign-in and the player's own profile.
 
-Sign-in is Django's own view, which then honours an invitation opened signed out (games/tables/invites.py);
+Sign-in is Django's own view, which then honours an invitation opened signed out (accounts/arrivals.py);
 log out and passwords are Django's own views, the reset one limited (accounts/throttle.py); django-axes
 locks out password guessing (accounts/lockout.py).
 """
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from games.tables import invites
+from accounts import arrivals
 
 from . import services
 from .forms import ProfileForm, SignUpForm
@@ -61,9 +61,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
             # An invitation's page comes before ?next= (the invitation links carry the same page anyway).
-            landing = invites.honour(request)
+            landing = arrivals.honour(request)
             return HttpResponseRedirect(landing) if landing else _next_or(request, "home")
-    context = {"form": form, "next": safe_next(request), "invitation": invites.describe(request)}
+    context = {"form": form, "next": safe_next(request), "invitation": arrivals.describe(request)}
     return render(request, "accounts/signup.html", context)
 
 
@@ -71,11 +71,11 @@ class LoginView(auth_views.LoginView):
     """Django's sign-in; a visitor who opened an invitation signed out lands in its seat or group."""
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(invitation=invites.describe(self.request), **kwargs)
+        return super().get_context_data(invitation=arrivals.describe(self.request), **kwargs)
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        landing = invites.honour(self.request)
+        landing = arrivals.honour(self.request)
         return HttpResponseRedirect(landing) if landing else response
 
 

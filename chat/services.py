@@ -14,10 +14,10 @@ from django.utils.translation import gettext_lazy as _
 from chat.models import MAX_LENGTH, Message
 from games.access import can_watch
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
-from games.live import ratelimit
 from games.live.broadcast import send_on_commit
 from games.models import Game
 from groups.models import Group, Membership
+from infra import ratelimit
 from notices.feed import tell_users_on_commit
 
 

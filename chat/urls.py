@@ -1,7 +1,7 @@
 from django.urls import path
 
 from chat import views
-from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
+from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
 
 app_name = "chat"
 

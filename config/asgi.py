@@ -28,6 +28,6 @@ from config import daphne_sweep  # noqa: E402
 daphne_sweep.install()
 
 # Last, so that everything the application loads at start-up is frozen with it.
-from config import gc_tuning  # noqa: E402
+from infra import gc_tuning  # noqa: E402
 
 gc_tuning.tune()

@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import set_language
-from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 from config.health import healthz
 from games.web import player_views
 from games.web import views as game_views
 from games.web.i18n import SiteCatalog
+from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
 
 urlpatterns = [
     path("", game_views.home, name="home"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
+from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
 
 from . import views
 

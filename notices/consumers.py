@@ -16,13 +16,13 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
-from config import gc_tuning
-from config.params import MAX_ID
 from games.errors import Sentence
-from games.live import jsontext, seen
+from games.live import seen
 from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer, NoConnectionHop
 from games.live.dbpool import database_sync_to_async
-from games.live.ratelimit import ConnectionLimiter
+from infra import gc_tuning, jsontext
+from infra.params import MAX_ID
+from infra.ratelimit import ConnectionLimiter
 from notices import feed, services
 
 logger = logging.getLogger(__name__)

@@ -54,8 +54,8 @@ MIDDLEWARE = [
     # Before WhiteNoise, which answers static files itself: they get the policy too (an SVG opened
     # as a page could run its scripts otherwise).
     "csp.middleware.CSPMiddleware",
-    # A NUL in a header is refused before anything stores it (config/params.py).
-    "config.params.RefuseBadHeaders",
+    # A NUL in a header is refused before anything stores it (infra/params.py).
+    "infra.params.RefuseBadHeaders",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The reader's language: the language cookie, else the browser's Accept-Language (visitors).
@@ -100,7 +100,7 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 # Never a connection kept by Django past its request (issue 31): under ASGI each request runs in a
 # thread and context of its own (asgiref's ThreadSensitiveContext), so a kept connection was never used
 # again and stayed open until the garbage collector found it, which the tuned collector seldom does
-# (config/gc_tuning.py): one process held 96 of PostgreSQL's 100. Django's advice for ASGI: no
+# (infra/gc_tuning.py): one process held 96 of PostgreSQL's 100. Django's advice for ASGI: no
 # persistent connections, the database driver's pool instead (below, once WS_DB_THREADS is known).
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 # Seconds an idle connection of a pool stays open beyond the pool's first (psycopg_pool's max_idle,
@@ -195,8 +195,8 @@ REDIS_URL = env("REDIS_URL", default="")
 # list push per member, holds one connection per process (no pool to exhaust when hundreds of
 # sockets connect at once) and measured about twice the throughput of RedisChannelLayer on this
 # hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers. Ours
-# (games/live/layer.py) adds sending a move's group messages in one round trip.
-CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="games.live.layer.PubSubLayer")
+# (infra/layer.py) adds sending a move's group messages in one round trip.
+CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="infra.layer.PubSubLayer")
 
 
 def _site_key(database_name) -> str:
@@ -272,7 +272,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "timeout": DB_POOL_TIMEOUT,
         "name": "django",
     }
-# Garbage collection of a served process (config/gc_tuning.py): start-up objects frozen, a young
+# Garbage collection of a served process (infra/gc_tuning.py): start-up objects frozen, a young
 # collection after this many allocations (Python's default: 700), full collections only after this
 # many generation-1 collections (Python's default: 10).
 SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=True)
@@ -283,7 +283,7 @@ SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=350)
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
 # stalled Redis must not hang a socket.
 WS_LAYER_TIMEOUT = env.float("WS_LAYER_TIMEOUT", default=2.0)
-# Websocket rate limits (games/live/ratelimit.py), per 10 seconds. "messages" counts every frame (sync, ping,
+# Websocket rate limits (infra/ratelimit.py), per 10 seconds. "messages" counts every frame (sync, ping,
 # garbage and actions); "actions" counts action frames. No person plays 10 actions a second; the
 # per-user limits cover all of a user's tabs together.
 WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)
@@ -339,7 +339,7 @@ AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not recorded
 AXES_VERBOSE = False
 # No admin pages for axes' tables: `manage.py axes_list_attempts` lists locks, axes_reset_username lifts one.
 AXES_ENABLE_ADMIN = False
-# The websockets' per-user counters (games/live/ratelimit.py), shared by every server process, live in
+# The websockets' per-user counters (infra/ratelimit.py), shared by every server process, live in
 # this cache: in-process memory on the embedded default (one process), Redis when REDIS_URL is set, so
 # that limits hold across daphne replicas. Short socket timeouts: if Redis is down the limits fail open
 # (logged) instead of stalling play.

@@ -15,8 +15,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from games.live.jsontext import dumps
-from games.live.perloop import per_loop
+from infra.jsontext import dumps
+from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
 
     Calls return to the loop in the order their database thread finished them (each game has one
     thread). A later call must not overtake an earlier one while it waits on the channel layer: on
-    Redis the layer's shard lock, first come first served, keeps them in order (games.live.layer);
+    Redis the layer's shard lock, first come first served, keeps them in order (infra.layer);
     elsewhere a lock per group does. A failed send is logged and sent again (``_Backlog``); the
     calls made meanwhile wait behind it.
     """
@@ -143,7 +143,7 @@ async def _deliver(messages: list[tuple[str, dict]], quiet: bool = False) -> boo
     send_many = getattr(layer, "group_send_many", None)
     try:
         if send_many is not None:
-            # One round trip for all of them (games.live.layer); its shard's lock keeps the calls' order.
+            # One round trip for all of them (infra.layer); its shard's lock keeps the calls' order.
             async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
                 await send_many(messages)
             return True

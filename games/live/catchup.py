@@ -5,7 +5,7 @@ learns of it only from a later event (a gap, then `sync`), and when no later eve
 stays behind: the next player never learns it is their turn (issue 31). Two things catch such a
 socket up with the database, without any help from its page:
 
-- this process's subscriptions coming back after their Redis connection broke (games.live.layer
+- this process's subscriptions coming back after their Redis connection broke (infra.layer
   ``on_resubscribed``): every broadcast lost while Redis was down, or published in the seconds after
   it returned while this process was not subscribed yet, was committed before that, so one read of
   the seqs of this process's games finds every socket that is behind;
@@ -24,9 +24,9 @@ import logging
 import time
 import weakref
 
-from games.live import layer
 from games.live.dbpool import database_sync_to_async
-from games.live.perloop import per_loop
+from infra import layer
+from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)
 

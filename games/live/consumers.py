@@ -20,16 +20,16 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import scope_language
 from chat import services as chat
 from coach import hints
-from config import gc_tuning
 from games.access import can_watch
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import catchup, move_async, presence, seen, selectors
 from games.live.broadcast import group_name, publish
 from games.live.dbpool import database_sync_to_async
-from games.live.jsontext import dumps
 from games.live.moves import MAX_CLIENT_ID, ActionOutcome
-from games.live.ratelimit import ConnectionLimiter, Refusal
 from games.tables import services
+from infra import gc_tuning
+from infra.jsontext import dumps
+from infra.ratelimit import ConnectionLimiter, Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.user = unwrapped(self.scope.get("user"))
-        # An id past MAX_ID never gets here: the route (config.params) sends it to NoSuchPathConsumer.
+        # An id past MAX_ID never gets here: the route (infra.params) sends it to NoSuchPathConsumer.
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
         self.joined = False

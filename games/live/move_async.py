@@ -41,8 +41,8 @@ from games.live import move_sql
 from games.live import moves as moves_in_thread
 from games.live.broadcast import publish
 from games.live.dbpool import database_sync_to_async
-from games.live.jsontext import loads
 from games.live.moves import ActionOutcome, Batch, Decision, Handover, Known, decide
+from infra.jsontext import loads
 
 logger = logging.getLogger(__name__)
 

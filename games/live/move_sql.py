@@ -26,9 +26,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models
 
-from games.live.jsontext import dumps, loads
 from games.models import Action, Connection, Game, Seat
 from groups.models import Membership
+from infra.jsontext import dumps, loads
 
 if TYPE_CHECKING:
     from games.live.records import Known, Logged

@@ -39,7 +39,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.params import storable
 from games import effects, i18n, rules
 from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
@@ -49,6 +48,7 @@ from games.live.dice_source import RecordingDice, give_back
 from games.live.records import Known, Logged, Mover
 from games.live.selectors import event_payload
 from games.models import Game
+from infra.params import storable
 
 MAX_CLIENT_ID = 64
 

@@ -16,8 +16,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.live.perloop import per_loop
 from games.models import Connection, Seat
+from infra.perloop import per_loop
 from notices.models import Preferences
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 
 from chat import selectors as chat_selectors
 from coach import selectors as coach_selectors
-from config.params import query_id
 from games import catalogue
 from games.access import can_watch
 from games.catalogue import GameKind
@@ -24,6 +23,7 @@ from games.results.history import finished_games
 from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
 from groups.models import Group
+from infra.params import query_id
 
 
 def _kind(request: HttpRequest) -> GameKind:

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from config import params  # noqa: F401 (registers the <id:> and <text:> converters)
 from games.web import player_views, views
+from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
 
 app_name = "games"
 

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach import hints
-from config.params import query_id, query_value
 from games import catalogue
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
@@ -22,6 +21,7 @@ from games.errors import GameError, NotFound
 from games.models import Game
 from games.tables import invites, lobby, services
 from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
+from infra.params import query_id, query_value
 from notices.models import preferences_of
 
 

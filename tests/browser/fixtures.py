@@ -89,7 +89,7 @@ def server_env(django_db_setup, django_db_blocker, dice_script):
         "PYTHONUNBUFFERED": "1",
         # A turn of a game over days is mailed a second after it passes to a player away from the site.
         "TURN_MAIL_DAYS_AFTER": "1",
-        # The served process's garbage collector as in production (config/gc_tuning.py): start-up
+        # The served process's garbage collector as in production (infra/gc_tuning.py): start-up
         # objects and settled sockets frozen (the test settings leave the test process's alone).
         "SERVER_GC_TUNING": "1",
     }

@@ -1,4 +1,4 @@
-"""config/gc_tuning.py: what a served process does to its garbage collector."""
+"""infra/gc_tuning.py: what a served process does to its garbage collector."""
 
 import asyncio
 import gc
@@ -6,7 +6,7 @@ import weakref
 
 import pytest
 
-from config import gc_tuning
+from infra import gc_tuning
 
 
 @pytest.fixture

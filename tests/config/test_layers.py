@@ -31,11 +31,8 @@ APPS = sorted(
 KNOWN_TWO_WAY: set[frozenset[str]] = {
     frozenset(pair)
     for pair in [
-        ("accounts", "games"),
         ("chat", "games"),
         ("coach", "games"),
-        ("config", "games"),
-        ("config", "notices"),
         ("games", "groups"),
         ("games", "notices"),
     ]
@@ -58,16 +55,16 @@ KNOWN_PRIVATE: set[tuple[str, str]] = {
     ("games/live/consumers.py", "_setup"),
     ("games/live/consumers.py", "_wrapped"),
     # channels-redis 4.3's pub/sub layer, its shards and their connection (requirements/base.txt pins it)
-    ("games/live/layer.py", "_ensure_receiver"),
-    ("games/live/layer.py", "_ensure_redis"),
-    ("games/live/layer.py", "_get_group_channel_name"),
-    ("games/live/layer.py", "_get_layer"),
-    ("games/live/layer.py", "_get_shard"),
-    ("games/live/layer.py", "_lock"),
-    ("games/live/layer.py", "_pubsub"),
-    ("games/live/layer.py", "_redis"),
-    ("games/live/layer.py", "_shards"),
-    ("games/live/layer.py", "_subscribed_to"),
+    ("infra/layer.py", "_ensure_receiver"),
+    ("infra/layer.py", "_ensure_redis"),
+    ("infra/layer.py", "_get_group_channel_name"),
+    ("infra/layer.py", "_get_layer"),
+    ("infra/layer.py", "_get_shard"),
+    ("infra/layer.py", "_lock"),
+    ("infra/layer.py", "_pubsub"),
+    ("infra/layer.py", "_redis"),
+    ("infra/layer.py", "_shards"),
+    ("infra/layer.py", "_subscribed_to"),
     # the standard library's gettext catalogue, and Django's JavaScriptCatalog's count of plural forms
     ("games/web/i18n.py", "_catalog"),
     ("games/web/i18n.py", "_num_plurals"),
@@ -81,8 +78,8 @@ KNOWN_PATCHES: set[tuple[str, str]] = {
     # daphne's connection sweep, replaced (config/daphne_sweep.py)
     ("config/daphne_sweep.py", "application_checker"),
     # channels-redis's shards: their subscribe and unsubscribe replaced by our queue's
-    ("games/live/layer.py", "subscribe"),
-    ("games/live/layer.py", "unsubscribe"),
+    ("infra/layer.py", "subscribe"),
+    ("infra/layer.py", "unsubscribe"),
 }
 
 # Names with a leading underscore that their library documents as public API: Django's model _meta API

@@ -52,7 +52,7 @@ def test_database_url_selects_postgresql():
 
 def test_redis_url_selects_pubsub_layer():
     s = settings_for("config.settings.local", REDIS_URL="redis://cache.example:6379/2")
-    assert s["layer"] == "games.live.layer.PubSubLayer"
+    assert s["layer"] == "infra.layer.PubSubLayer"
     assert s["hosts"] == ["redis://cache.example:6379/2"]
 
 

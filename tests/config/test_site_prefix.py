@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from config.settings.base import BASE_DIR
-from games.live.layer import PubSubLayer
+from infra.layer import PubSubLayer
 
 
 def default_prefixes(database_url: str, redis_url: str) -> dict:

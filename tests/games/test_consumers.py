@@ -260,7 +260,7 @@ async def test_huge_numbers_nul_and_lone_surrogates_in_frames_never_crash(trio):
 
 @pytest.mark.parametrize("game_id", [0, 2**63, 2**64, int(HUGE[:30]), "-1"])
 async def test_a_socket_to_a_game_id_no_row_can_have_is_refused(trio, game_id):
-    """Refused at the handshake as a missing game is (the route's converter, config.params)."""
+    """Refused at the handshake as a missing game is (the route's converter, infra.params)."""
     comm = WebsocketCommunicator(URLRouter(all_websockets), f"/ws/games/{game_id}/")
     comm.scope["user"] = trio[0]
     assert await comm.connect() == (False, 4404)

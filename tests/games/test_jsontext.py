@@ -1,11 +1,11 @@
-"""The hot path's JSON (games.live.jsontext): compact, keys as json writes them, and text that is not
+"""The hot path's JSON (infra.jsontext): compact, keys as json writes them, and text that is not
 valid Unicode (a lone surrogate a client sent) written as the escape it arrived as."""
 
 from __future__ import annotations
 
 import json
 
-from games.live.jsontext import dumps, loads
+from infra.jsontext import dumps, loads
 
 
 def test_compact_and_the_same_data_as_the_standard_library():

@@ -1,4 +1,4 @@
-"""games.live.layer on a real Redis: a move's group messages in one round trip, as group_send sends them.
+"""infra.layer on a real Redis: a move's group messages in one round trip, as group_send sends them.
 
 Runs where REDIS_URL is set (CI's second pass); the layer is built here with a prefix of its own, so
 that no other test hears it.
@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 
 from games.live import broadcast
-from games.live.layer import PubSubLayer
+from infra.layer import PubSubLayer
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
 
@@ -28,7 +28,7 @@ async def receive_all(layer, channel: str, count: int) -> list[dict]:
 
 
 async def test_the_default_layer_is_this_one_where_redis_is_set():
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "games.live.layer.PubSubLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "infra.layer.PubSubLayer"
 
 
 async def test_group_send_many_reaches_each_group_in_order():

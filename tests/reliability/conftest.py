@@ -253,7 +253,7 @@ def _fresh_rate_limits():
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from games.live import ratelimit
+    from infra import ratelimit
 
     cache = caches[settings.RATE_LIMIT_CACHE]
     if isinstance(cache, LocMemCache):

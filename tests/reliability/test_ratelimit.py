@@ -19,10 +19,10 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.live import ratelimit
 from games.live.routing import websocket_urlpatterns
 from games.models import Game
 from games.tables import services
+from infra import ratelimit
 from tests.reliability.conftest import Socket, requires_real_backends, session_cookie
 
 app = URLRouter(websocket_urlpatterns)
@@ -191,7 +191,7 @@ async def test_a_broken_cache_fails_open_and_says_so(make_user, limits, monkeypa
     comm = await opened(ann, game.pk)
     monkeypatch.setattr(ratelimit, "_last_warning", 0.0)
     monkeypatch.setattr(ratelimit, "_cache", lambda: Down())
-    with caplog.at_level(logging.WARNING, logger="games.live.ratelimit"):
+    with caplog.at_level(logging.WARNING, logger="infra.ratelimit"):
         for _ in range(3):
             assert (await answer(comm, {"type": "ping"}))["type"] == "pong"
     assert "rate-limit cache unavailable" in caplog.text

@@ -50,7 +50,7 @@ from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 from redis import asyncio as aioredis
 
-from games.live.perloop import per_loop
+from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)
 

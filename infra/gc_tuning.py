@@ -41,7 +41,7 @@ import gc
 
 from django.conf import settings
 
-from games.live.perloop import per_loop
+from infra.perloop import per_loop
 
 SETTLE = 2.0  # seconds after a socket opens before its objects are frozen
 RECLAIM_MIN = 500  # sockets opened or closed before frozen garbage is looked for, at the least
