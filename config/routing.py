@@ -2,9 +2,9 @@
 
 from django.urls import path, re_path
 
-from games.live.consumers import NoSuchPathConsumer
-from games.live.routing import websocket_urlpatterns as game_patterns
+from games.live.sockets import NoSuchPathConsumer
 from notices.consumers import NoticesConsumer
+from play.routing import websocket_urlpatterns as game_patterns
 
 websocket_urlpatterns = [*game_patterns, path("ws/notices/", NoticesConsumer.as_asgi())]
 

@@ -3,10 +3,10 @@ from django.urls import include, path
 
 from accounts.views import set_language
 from config.health import healthz
-from games.web import player_views
-from games.web import views as game_views
-from games.web.i18n import SiteCatalog
 from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
+from play import player_views
+from play import views as game_views
+from play.i18n import SiteCatalog
 
 urlpatterns = [
     path("", game_views.home, name="home"),
@@ -14,11 +14,11 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
-    path("games/", include("games.web.urls")),
+    path("games/", include("play.urls")),
     path("groups/", include("groups.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),
-    path("players/", include("games.web.player_urls")),
+    path("players/", include("play.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
     path("api/highscores/", player_views.highscores_json, name="api_highscores"),
     path("api/players/<text:username>/stats/", player_views.stats_json, name="api_player_stats"),

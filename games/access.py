@@ -15,7 +15,16 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef, Q
 
 from games.models import Game, Seat
-from groups.models import Membership
+
+# The membership of a game's group: a model with ``group_id`` and ``user``, which the groups app, above
+# the game core, names here when it starts (groups.apps). Without it a private game is its players'.
+_membership = None
+
+
+def group_members(model) -> None:
+    """Name the model whose rows make a user a member of a group (see above)."""
+    global _membership
+    _membership = model
 
 
 def watchable(user, via: str = "") -> Q:
@@ -26,9 +35,11 @@ def watchable(user, via: str = "") -> Q:
         return Q(pk__in=[])
     field = f"{via}__" if via else ""
     game_pk = f"{via}_id" if via else "pk"
-    member = Exists(Membership.objects.filter(group_id=OuterRef(f"{field}group_id"), user=user))
     player = Exists(Seat.objects.filter(game_id=OuterRef(game_pk), user=user))
-    return Q(**{f"{field}private": False}) | Q(member) | (Q(**{f"{field}group__isnull": True}) & Q(player))
+    visible = Q(**{f"{field}private": False}) | (Q(**{f"{field}group__isnull": True}) & Q(player))
+    if _membership is not None:
+        visible |= Q(Exists(_membership.objects.filter(group_id=OuterRef(f"{field}group_id"), user=user)))
+    return visible
 
 
 def can_watch(game: Game, user) -> bool:

@@ -1,7 +1,7 @@
 """Errors the game services raise; each carries a code and a sentence a player can read.
 
 The sentence is said in the language that is active when ``message`` is read (the page's, or the
-socket's reader's: games.live.consumers), not the one active where the error was raised: services run
+socket's reader's: play.consumers), not the one active where the error was raised: services run
 on database threads that know no reader. A sentence is a ``gettext_lazy`` template with its
 parameters, or an engine's refusal (games.rules.messages).
 """

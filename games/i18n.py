@@ -1,7 +1,7 @@
 """The engines' messages (games.rules.messages) and the services' sentences in the reader's language.
 
 The browser does the same for the log of a game from the same codes (static/js/game/messages.js, with
-the catalogue of games.web.i18n), so that one broadcast serves readers of every language.
+the catalogue of play.i18n), so that one broadcast serves readers of every language.
 """
 
 from __future__ import annotations

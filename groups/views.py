@@ -12,8 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import Forbidden, GameError
-from games.tables import invites
-from groups import pages, selectors, services
+from groups import invites, pages, selectors, services
 from groups.forms import AddMemberForm, GroupForm
 from groups.models import Group
 from notices.models import preferences_of
@@ -162,7 +161,7 @@ def invite_revoke(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The group's invitation link: its name and creator, and one button to join (POST). Signed out, the
-    way in through sign-up or sign-in, after which the visitor is a member (games/tables/invites.py)."""
+    way in through sign-up or sign-in, after which the visitor is a member (groups/invites.py)."""
     group = selectors.invited_group(token)
     if group is None:
         return render(request, "groups/invite_invalid.html", status=404)

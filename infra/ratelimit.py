@@ -449,7 +449,7 @@ class ConnectionLimiter:
     """The limits of one websocket: an exact sliding log per bucket, plus the user's shared counters.
 
     ``check`` does both, on the event loop, for every frame before its handler runs
-    (games.live.consumers). On a refusal nothing of the frame stays counted.
+    (play.consumers). On a refusal nothing of the frame stays counted.
     """
 
     def __init__(self, user_id: int):

@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import scope_language
 from games.errors import Sentence
 from games.live import seen
-from games.live.consumers import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, GameConsumer, NoConnectionHop
 from games.live.dbpool import database_sync_to_async
+from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
 from infra import gc_tuning, jsontext
 from infra.params import MAX_ID
 from infra.ratelimit import ConnectionLimiter
@@ -84,7 +84,7 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
         await self.send_json(self.feed.frame())
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        message, error = GameConsumer.parse(text_data, bytes_data)
+        message, error = parse(text_data, bytes_data)
         refusal = await self.limiter.check("messages")
         if refusal is not None:
             await self._error("rate_limited", refusal, retry_after=refusal.retry_after)

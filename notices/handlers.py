@@ -1,5 +1,5 @@
-"""What notices do when a game's turn passes, starts, or is left (games.effects); registered by
-notices.apps."""
+"""What notices do when a game's turn passes, starts, or is left (games.effects), and when a player's
+notices socket pings (games.live.seen); registered by notices.apps."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import effects
 from games.errors import InvalidAction
+from games.live import seen
 from games.models import Seat
 from notices import feed, services
 from notices.models import Preferences, TurnMail
@@ -52,6 +53,12 @@ def refuse_untold_skip(effect: effects.SkipAsked) -> None:
             "not_absent",
             player=effect.player,
         )
+
+
+@seen.records_site_pings
+def on_site(user_ids, now) -> None:
+    """Pings of notices sockets: these players are on the site (a turn is told to them there)."""
+    Preferences.objects.filter(user_id__in=user_ids).update(seen_at=now)
 
 
 @effects.announce(effects.TurnPassed)

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "notices",
     "chat",
     "coach",
+    "play",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -90,7 +91,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.web.context_processors.game_kinds",
+                "play.context_processors.game_kinds",
             ],
         },
     },

@@ -23,11 +23,9 @@ from datetime import UTC
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, models
 
-from games.models import Action, Connection, Game, Seat
-from groups.models import Membership
+from games.models import Game
 from infra.jsontext import dumps, loads
 
 if TYPE_CHECKING:
@@ -45,13 +43,15 @@ _GAME_SELECT = ", ".join(
     f"CASE WHEN {_SAME} THEN NULL ELSE g.state END" if f.name == "state" else f"g.{f.column}"
     for f in Game._meta.concrete_fields
 )
+# By "app_label.Model": the groups app is above the game core, which reads its membership table (a
+# game's group) by name only.
 TABLES = {
-    Game: "games_game",
-    Seat: "games_seat",
-    Action: "games_action",
-    Membership: "dicegroups_membership",
-    Connection: "games_connection",
-    get_user_model(): "accounts_user",
+    "games.Game": "games_game",
+    "games.Seat": "games_seat",
+    "games.Action": "games_action",
+    "dicegroups.Membership": "dicegroups_membership",
+    "games.Connection": "games_connection",
+    settings.AUTH_USER_MODEL: "accounts_user",
 }
 LOCK_CLAUSE = " FOR UPDATE"
 

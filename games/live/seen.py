@@ -18,11 +18,22 @@ from django.utils import timezone
 
 from games.models import Connection, Seat
 from infra.perloop import per_loop
-from notices.models import Preferences
 
 logger = logging.getLogger(__name__)
 
 FLUSH_EVERY = 1.0  # seconds
+
+# Who records that a player is on the site (their notices socket pinged): the notices app, which keeps it
+# (notices.Preferences.seen_at), registers its writer here: ``writer(user_ids, now)``, in the flush's
+# transaction.
+_site_writers: list = []
+
+
+def records_site_pings(writer):
+    """Register ``writer`` (see above); returns it, as a decorator."""
+    if writer not in _site_writers:
+        _site_writers.append(writer)
+    return writer
 
 
 class _Batch:
@@ -76,4 +87,5 @@ def write(channels, users, now=None) -> None:
             )
             Seat.objects.filter(Exists(watching)).update(last_seen=now)
         if users:
-            Preferences.objects.filter(user_id__in=users).update(seen_at=now)
+            for writer in _site_writers:
+                writer(users, now)

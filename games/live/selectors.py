@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.utils import timezone
 
-from chat import selectors as chat
 from games.models import Action, Connection, Game, Seat
 from games.results.highscores import personal_bests
 
@@ -114,7 +113,8 @@ def events_since(game_id: int, seq: int, limit: int = 500) -> list[dict]:
 
 
 def game_snapshot(game: Game, viewer, since: int | None = None) -> dict:
-    """Everything a client needs to draw the game from scratch; nothing in these games is hidden."""
+    """Everything a client needs to draw the game from scratch; nothing in these games is hidden. The
+    game's socket (play.consumers) adds the chat beside it."""
     seats = seat_list(game)
     you = next((s["position"] for s in seats if s["user"] == viewer.username), None)
     start = max(0, game.seq - RECENT_EVENTS) if since is None else since
@@ -129,5 +129,4 @@ def game_snapshot(game: Game, viewer, since: int | None = None) -> dict:
         "preview": preview_for(game, game.state),
         "you": {"user": viewer.username, "seat": you},
         "events": events_since(game.pk, start),
-        "chat": chat.recent_for_game(game.pk),
     }

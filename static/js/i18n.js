@@ -1,6 +1,6 @@
 // The page's words in the reader's language: Django's JavaScript catalogue (/jsi18n/, loaded by
 // base.html before any module) gives gettext and ngettext; DICE_I18N holds the engines' messages by
-// code (games/web/i18n.py), so that one broadcast event is said in each reader's own language.
+// code (play/i18n.py), so that one broadcast event is said in each reader's own language.
 
 const catalogue = globalThis.DICE_I18N ?? { messages: {}, translated: [], naming: [], language: 'en' };
 const TRANSLATED = new Set(catalogue.translated);

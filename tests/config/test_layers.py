@@ -28,15 +28,7 @@ APPS = sorted(
 
 # What is left of issue 33's "apps that depend one way": each pair imports the other (at any nesting
 # level, inside functions and `if TYPE_CHECKING` included). The goal is none; the list may only shrink.
-KNOWN_TWO_WAY: set[frozenset[str]] = {
-    frozenset(pair)
-    for pair in [
-        ("chat", "games"),
-        ("coach", "games"),
-        ("games", "groups"),
-        ("games", "notices"),
-    ]
-}
+KNOWN_TWO_WAY: set[frozenset[str]] = set()
 
 # What is left of issue 33's "zero circles". At import time there is none, and none may come
 # (test_no_circle_of_modules_at_import_time: top-level statements and class bodies, imports inside
@@ -52,8 +44,8 @@ KNOWN_PRIVATE: set[tuple[str, str]] = {
     # Django's model state (instance._state.adding)
     ("accounts/models.py", "_state"),
     # Django's lazy object behind Channels' scope["user"]
-    ("games/live/consumers.py", "_setup"),
-    ("games/live/consumers.py", "_wrapped"),
+    ("games/live/sockets.py", "_setup"),
+    ("games/live/sockets.py", "_wrapped"),
     # channels-redis 4.3's pub/sub layer, its shards and their connection (requirements/base.txt pins it)
     ("infra/layer.py", "_ensure_receiver"),
     ("infra/layer.py", "_ensure_redis"),
@@ -66,8 +58,8 @@ KNOWN_PRIVATE: set[tuple[str, str]] = {
     ("infra/layer.py", "_shards"),
     ("infra/layer.py", "_subscribed_to"),
     # the standard library's gettext catalogue, and Django's JavaScriptCatalog's count of plural forms
-    ("games/web/i18n.py", "_catalog"),
-    ("games/web/i18n.py", "_num_plurals"),
+    ("play/i18n.py", "_catalog"),
+    ("play/i18n.py", "_num_plurals"),
 }
 
 # Dependencies changed by our code (monkey patches), as (file, attribute): an attribute set on a
@@ -775,6 +767,32 @@ def test_the_two_way_pairs_of_apps_are_the_known_ones():
         )
 
     assert two_way == KNOWN_TWO_WAY, _differences(two_way, KNOWN_TWO_WAY, describe)
+
+
+# The layers, lowest first: each package imports only from its own layer or the ones below it. infra
+# is the shared platform; accounts the players; games the game core; the apps that depend on it; play
+# the pages and the game's socket, which put the apps together; config wires everything; bench measures
+# it from outside.
+LAYERS = [
+    {"infra"},
+    {"accounts"},
+    {"games"},
+    {"chat", "coach", "groups", "notices"},
+    {"play"},
+    {"config"},
+    {"bench"},
+]
+
+
+def test_every_package_has_its_layer_and_imports_none_above_it():
+    layer_of = {app: i for i, layer in enumerate(LAYERS) for app in layer}
+    assert set(APPS) == set(layer_of), "a package without a layer, or a layer's package gone"
+    upward = {
+        f"{a} -> {b} at {', '.join(where[:3])}"
+        for (a, b), where in _app_imports(_code()).items()
+        if layer_of[b] > layer_of[a]
+    }
+    assert upward == set()
 
 
 def test_the_private_attributes_of_dependencies_read_are_the_known_ones():

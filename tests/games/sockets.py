@@ -8,9 +8,9 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.live.routing import websocket_urlpatterns
 from games.models import Game
 from games.tables import services
+from play.routing import websocket_urlpatterns
 
 app = URLRouter(websocket_urlpatterns)
 

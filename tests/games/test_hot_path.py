@@ -7,6 +7,7 @@ import json
 import threading
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -74,7 +75,7 @@ def test_a_move_costs_four_statements_and_names_its_player(make_user, scripted_d
 
 def test_the_hand_written_sql_names_the_models_tables_and_columns():
     for model, table in move_sql.TABLES.items():
-        assert model._meta.db_table == table
+        assert apps.get_model(model)._meta.db_table == table
     columns = [f.column for f in Game._meta.concrete_fields]
     select = move_sql.STATEMENTS["game"][0].split(" FROM ")[0]
     read = [c if c.startswith("g.") else "g.state" for c in select.removeprefix("SELECT ").split(", ")]

@@ -1,5 +1,5 @@
 """A game's link opened signed out: the invitation page, and sign-up or sign-in straight into the seat
-(games/tables/invites.py); full, started and members-only games are told, not joined."""
+(groups/invites.py); full, started and members-only games are told, not joined."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from games.models import Game, Seat
-from games.tables import invites, services
+from games.tables import services
+from groups import invites
 from groups import services as group_services
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """A group's invitation link: the creator creates, replaces and revokes it; anyone signed in joins with
-one button; signed out, sign-up or sign-in lands as a member (games/tables/invites.py)."""
+one button; signed out, sign-up or sign-in lands as a member (groups/invites.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from games.errors import Forbidden, NotFound
-from games.tables import invites
-from groups import services
+from groups import invites, services
 from groups.models import Group, Membership
 
 pytestmark = pytest.mark.django_db

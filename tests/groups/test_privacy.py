@@ -21,7 +21,6 @@ from chat import services as chat
 from chat.models import Message
 from coach import services as coach
 from games.errors import Forbidden, NotFound
-from games.live.routing import websocket_urlpatterns
 from games.models import Game, Seat
 from games.results.highscores import high_scores
 from games.results.seed import seed_finished_games
@@ -29,6 +28,7 @@ from games.results.stats import player_stats
 from games.tables import services as tables
 from groups import services as groups
 from groups.models import Membership
+from play.routing import websocket_urlpatterns
 from tests.protocol import validate_client
 
 SECRET = "our family secret"

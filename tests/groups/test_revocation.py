@@ -9,9 +9,9 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.live.routing import websocket_urlpatterns
 from games.tables import services as game_services
 from groups import services
+from play.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

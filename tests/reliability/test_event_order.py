@@ -22,9 +22,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games.live.broadcast import collected, publish
-from games.live.routing import websocket_urlpatterns
 from games.models import Game
 from games.tables import services
+from play.routing import websocket_urlpatterns
 from tests.reliability.players import choose
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -32,10 +32,10 @@ from django.db import connection
 from websockets.exceptions import ConnectionClosed
 
 from games import rules
-from games.live.routing import websocket_urlpatterns
 from games.models import Action, Game
 from games.results import replays
 from games.tables import services
+from play.routing import websocket_urlpatterns
 from tests.reliability.conftest import ARTIFACTS, Socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -32,8 +32,8 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import resolve, reverse
 
-from games.live.routing import websocket_urlpatterns
 from games.models import Action, Game
+from play.routing import websocket_urlpatterns
 from tests.reliability import world as W
 
 ROLES = W.ROLES
@@ -120,7 +120,7 @@ GROUP_DETAIL_ERR = Go("groups:detail", group_args, "error")
 GET_CASES = [
     Case("home", url("home"), roles(200)),
     Case("healthz", url("healthz"), roles(200)),
-    # The pages' JavaScript catalogue (games.web.i18n) and the language switch (POST only).
+    # The pages' JavaScript catalogue (play.i18n) and the language switch (POST only).
     Case("jsi18n", url("javascript-catalog", lambda w: ["de"]), roles(200)),
     Case("jsi18n-unknown", path("/jsi18n/xx/"), roles(404)),
     Case("set-language-get", url("set_language"), roles(405)),

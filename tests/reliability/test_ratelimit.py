@@ -19,10 +19,10 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.live.routing import websocket_urlpatterns
 from games.models import Game
 from games.tables import services
 from infra import ratelimit
+from play.routing import websocket_urlpatterns
 from tests.reliability.conftest import Socket, requires_real_backends, session_cookie
 
 app = URLRouter(websocket_urlpatterns)

@@ -34,12 +34,12 @@ from django.urls import reverse
 from accounts.models import User
 from chat.models import Message
 from games.live.broadcast import collected
-from games.live.routing import websocket_urlpatterns
 from games.models import Action, Connection, Game
 from games.results import replays
 from games.tables import services
 from groups import services as groups
 from infra import ratelimit
+from play.routing import websocket_urlpatterns
 from tests.reliability.conftest import ARTIFACTS, Socket, requires_real_backends, session_cookie
 from tests.reliability.players import Ledger, Tab, choose, ledger_problems
 

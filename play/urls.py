@@ -1,7 +1,7 @@
 from django.urls import path
 
-from games.web import player_views, views
 from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
+from play import player_views, views
 
 app_name = "games"
 

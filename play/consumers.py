@@ -6,18 +6,16 @@ The protocol is written down in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
+from chat import selectors as chat_selectors
 from chat import services as chat
 from coach import hints
 from games.access import can_watch
@@ -26,6 +24,15 @@ from games.live import catchup, move_async, presence, seen, selectors
 from games.live.broadcast import group_name, publish
 from games.live.dbpool import database_sync_to_async
 from games.live.moves import MAX_CLIENT_ID, ActionOutcome
+from games.live.sockets import (
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    CLOSE_UNAVAILABLE,
+    NoConnectionHop,
+    parse,
+    unwrapped,
+)
 from games.tables import services
 from infra import gc_tuning
 from infra.jsontext import dumps
@@ -33,45 +40,19 @@ from infra.ratelimit import ConnectionLimiter, Refusal
 
 logger = logging.getLogger(__name__)
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
-
-
 _move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
-def unwrapped(user):
-    """The user behind Channels' lazy ``scope["user"]``: every attribute read through the proxy is a
-    call of its own, and a move reads the user's several times (docs/BENCHMARKS.md)."""
-    if not isinstance(user, LazyObject):
-        return user
-    if user._wrapped is empty:
-        user._setup()
-    return user._wrapped
+def _opened(*, game_id: int, user, channel_name: str) -> dict:
+    """The socket recorded as open; its first snapshot, with the game's chat."""
+    return _with_chat(
+        presence.connection_open(game_id=game_id, user=user, channel_name=channel_name), game_id
+    )
 
 
-class NoSuchPathConsumer(AsyncWebsocketConsumer):
-    """Any websocket path that is not a game's: refused at the handshake (HTTP 403), as a game that
-    does not exist is, instead of the router's exception (HTTP 500)."""
-
-    async def connect(self) -> None:
-        await self.close(code=CLOSE_NOT_FOUND)
-
-
-class NoConnectionHop:
-    """Channels' dispatch without its close_old_connections before every message: that is a hop to
-    Channels' database thread per frame and per group message received (with thousands of quiet
-    sockets, their pings and notices kept that thread and the event loop trading the GIL), and the
-    consumers that take this do their database work in games.live.dbpool, whose calls close old
-    connections themselves. Put it before Channels' consumer class in the bases."""
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+def _with_chat(snapshot: dict, game_id: int) -> dict:
+    """A snapshot of the game with its latest chat messages (the chat app's, shown beside the game)."""
+    return {**snapshot, "chat": chat_selectors.recent_for_game(game_id)}
 
 
 class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
@@ -100,7 +81,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         try:
-            snapshot = await database_sync_to_async(presence.connection_open, self.game_id)(
+            snapshot = await database_sync_to_async(_opened, self.game_id)(
                 game_id=self.game_id, user=self.user, channel_name=self.channel_name
             )
         except (NotFound, Forbidden) as exc:
@@ -147,25 +128,8 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
 
     # --- incoming frames -------------------------------------------------------------------
 
-    @staticmethod
-    def parse(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None, tuple[str, str] | None]:
-        """The frame as a message, or the (code, message) of the error that answers it."""
-        limit = settings.WS_MAX_MESSAGE_BYTES
-        if text_data is None:
-            return None, ("binary", _("Binary frames are not understood; send JSON text."))
-        # Characters first (cheap), then bytes: a character is up to four bytes of UTF-8.
-        if len(text_data) > limit or (len(text_data) * 4 > limit and len(text_data.encode()) > limit):
-            return None, ("too_large", Sentence(_("Messages may be at most %(limit)s bytes."), limit=limit))
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):
-            return None, ("bad_json", _("That message is not valid JSON."))
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            return None, ("bad_message", _("A message must be a JSON object with a type."))
-        return message, None
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        message, error = self.parse(text_data, bytes_data)
+        message, error = parse(text_data, bytes_data)
         is_action = message is not None and message["type"] == "action"
         client_id = message.get("id") if message is not None and isinstance(message.get("id"), str) else None
         handler = None if message is None else self.HANDLERS.get(message["type"])
@@ -289,7 +253,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         # access_revoked message that closes their socket.
         if not can_watch(game, self.user):
             raise Forbidden(_("You are no longer a member of this game's group."))
-        return selectors.game_snapshot(game, self.user, since=min(seq, game.seq))
+        return _with_chat(selectors.game_snapshot(game, self.user, since=min(seq, game.seq)), game.pk)
 
     async def on_ping(self, message: dict) -> None:
         seen.game_socket(self.channel_name)

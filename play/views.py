@@ -19,8 +19,9 @@ from games.computers.players import STRENGTH_CHOICES
 from games.computers.tasks import waiting_for_worker
 from games.errors import GameError, NotFound
 from games.models import Game
-from games.tables import invites, lobby, services
+from games.tables import lobby, services
 from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
+from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
 
@@ -139,7 +140,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
     """Who invites the signed-out visitor to what, and the way in. Signing up or in from here takes the
-    seat at once (games/tables/invites.py) while the table is open; the page names no player but the
+    seat at once (groups/invites.py) while the table is open; the page names no player but the
     host, as the lobby would."""
     taken = game.seats.count()
     if game.status == Game.Status.OPEN:

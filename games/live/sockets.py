@@ -1,0 +1,69 @@
+"""What every websocket of the site shares (the game's, play.consumers, and the notices', notices.consumers):
+the close codes, the user behind Channels' lazy one, a dispatch without Channels' database hop, the
+parsing of a frame, and the consumer that refuses any other path."""
+
+from __future__ import annotations
+
+import json
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils.functional import LazyObject, empty
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import Sentence
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
+
+
+def unwrapped(user):
+    """The user behind Channels' lazy ``scope["user"]``: every attribute read through the proxy is a
+    call of its own, and a move reads the user's several times (docs/BENCHMARKS.md)."""
+    if not isinstance(user, LazyObject):
+        return user
+    if user._wrapped is empty:
+        user._setup()
+    return user._wrapped
+
+
+class NoSuchPathConsumer(AsyncWebsocketConsumer):
+    """Any websocket path that is not a game's: refused at the handshake (HTTP 403), as a game that
+    does not exist is, instead of the router's exception (HTTP 500)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
+
+
+class NoConnectionHop:
+    """Channels' dispatch without its close_old_connections before every message: that is a hop to
+    Channels' database thread per frame and per group message received (with thousands of quiet
+    sockets, their pings and notices kept that thread and the event loop trading the GIL), and the
+    consumers that take this do their database work in games.live.dbpool, whose calls close old
+    connections themselves. Put it before Channels' consumer class in the bases."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+def parse(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None, tuple[str, str] | None]:
+    """The frame as a message, or the (code, message) of the error that answers it."""
+    limit = settings.WS_MAX_MESSAGE_BYTES
+    if text_data is None:
+        return None, ("binary", _("Binary frames are not understood; send JSON text."))
+    # Characters first (cheap), then bytes: a character is up to four bytes of UTF-8.
+    if len(text_data) > limit or (len(text_data) * 4 > limit and len(text_data.encode()) > limit):
+        return None, ("too_large", Sentence(_("Messages may be at most %(limit)s bytes."), limit=limit))
+    try:
+        message = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None, ("bad_json", _("That message is not valid JSON."))
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return None, ("bad_message", _("A message must be a JSON object with a type."))
+    return message, None
