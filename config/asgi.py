@@ -23,10 +23,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-from config import daphne_sweep  # noqa: E402
-
-daphne_sweep.install()
-
 # Last, so that everything the application loads at start-up is frozen with it.
 from infra import gc_tuning  # noqa: E402
 

@@ -67,8 +67,6 @@ KNOWN_PRIVATE: set[tuple[str, str]] = {
 # plain value set on a library's object (a form field's `required`) is not listed. The goal is none;
 # the list may only shrink.
 KNOWN_PATCHES: set[tuple[str, str]] = {
-    # daphne's connection sweep, replaced (config/daphne_sweep.py)
-    ("config/daphne_sweep.py", "application_checker"),
     # channels-redis's shards: their subscribe and unsubscribe replaced by our queue's
     ("infra/layer.py", "subscribe"),
     ("infra/layer.py", "unsubscribe"),
