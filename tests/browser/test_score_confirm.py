@@ -56,7 +56,10 @@ def test_one_click_scores_once_the_profile_says_so(open_as, make_user, dice):  #
     game = start_game("triple-quintzee", ann)
     dice([2, 3, 4, 5, 6])
     page.goto(f"/games/{game.pk}/")
+    unrolled = page.locator("#roll-count").inner_text()
     page.locator("#roll-button").click()
+    # The box scores only once the roll has arrived: a click before it would do nothing.
+    expect(page.locator("#roll-count")).not_to_have_text(unrolled)
     cell(page, "large_straight", 3).click()
     expect(score_of(page, "ann")).to_have_text("120")
 
