@@ -147,10 +147,13 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
                 await moves.check()
         except Handover as handover:
             # Its effects' handlers run in its transaction, through the ORM: made in the game's database
-            # thread, which broadcasts it (games.live.dbpool).
-            return await database_sync_to_async(moves_in_thread.apply_action, game_id)(
+            # thread, which broadcasts it (games.live.dbpool). The row it leaves is known here too.
+            outcome = await database_sync_to_async(moves_in_thread.apply_action, game_id)(
                 game_id=game_id, user=user, client_id=client_id, action=action, spare=handover.rolls
             )
+            if outcome.known is not None and outcome.known.version is not None:
+                _remember(game_id, outcome.known)
+            return outcome
     if committed and outcome.known is not None:  # the COMMIT went with the move's last statements
         _remember(game_id, outcome.known)
     if not outcome.duplicate:

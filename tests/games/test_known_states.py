@@ -225,6 +225,8 @@ async def test_a_turn_passed_to_an_absent_player_is_made_in_a_thread_with_its_ma
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert await database_sync_to_async(list)(mails) == [stored.turn_started_at]
     assert await database_sync_to_async(Action.objects.filter(game=game).count)() == 2
+    # The row the thread's move left is known here as well: the next move may be one round trip.
+    assert move_async._known[game.pk].seq == passed.seq and move_async._known[game.pk].version
 
 
 async def test_a_turn_passed_to_a_computer_enqueues_its_task_in_the_move(on_the_loop, make_user, trips):
