@@ -100,7 +100,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def _validate_received_frames(monkeypatch):
-    """Every frame a test receives from a game socket in-process follows docs/protocol.schema.json.
+    """Every frame a test receives from a game socket or the notices socket in-process follows
+    docs/protocol.schema.json (the notices socket's: its notices_message).
 
     The hook is WebsocketCommunicator.receive_output, which receive_from and receive_json_from go
     through and which some tests read directly (the raw ASGI messages): each websocket.send it hands
@@ -113,8 +114,10 @@ def _validate_received_frames(monkeypatch):
 
     async def validated_receive_output(self, *args, **kwargs):
         output = await receive_output(self, *args, **kwargs)
-        if output.get("type") == "websocket.send" and self.scope.get("path", "").startswith("/ws/games/"):
-            check_server_frame(output["text"] if "text" in output else output.get("bytes"))
+        path = self.scope.get("path", "")
+        socket = "game" if path.startswith("/ws/games/") else "notices" if path == "/ws/notices/" else None
+        if output.get("type") == "websocket.send" and socket is not None:
+            check_server_frame(output["text"] if "text" in output else output.get("bytes"), socket)
         return output
 
     monkeypatch.setattr(WebsocketCommunicator, "receive_output", validated_receive_output)
