@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import itertools
 import time
 
 import pytest
@@ -14,13 +13,12 @@ from django.test import TransactionTestCase
 
 from games.live import dbpool, move_async
 from tests.dice_script import write_script
+from tests.factories import PASSWORD, UserFactory
 from tests.protocol import check_server_frame
 
 # The real-browser fixtures (daphne, Chromium, scripted dice, screenshots) of tests/browser/ and the
 # end-to-end journeys in tests/e2e/; a redis-server of a test's own (tests/reliability/own_redis.py).
 pytest_plugins = ["tests.browser.fixtures", "tests.reliability.own_redis"]
-
-_counter = itertools.count(1)
 
 # SQLSTATEs of a TRUNCATE that lost to a server's transaction: deadlock, lock not available.
 _LOCK_CONFLICTS = {"40P01", "55P03"}
@@ -102,7 +100,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def _validate_received_frames(monkeypatch):
-    """Every frame a test receives from a game socket in-process follows docs/protocol.schema.json.
+    """Every frame a test receives from a game socket or the notices socket in-process follows
+    docs/protocol.schema.json (the notices socket's: its notices_message).
 
     The hook is WebsocketCommunicator.receive_output, which receive_from and receive_json_from go
     through and which some tests read directly (the raw ASGI messages): each websocket.send it hands
@@ -115,25 +114,42 @@ def _validate_received_frames(monkeypatch):
 
     async def validated_receive_output(self, *args, **kwargs):
         output = await receive_output(self, *args, **kwargs)
-        if output.get("type") == "websocket.send" and self.scope.get("path", "").startswith("/ws/games/"):
-            check_server_frame(output["text"] if "text" in output else output.get("bytes"))
+        path = self.scope.get("path", "")
+        socket = "game" if path.startswith("/ws/games/") else "notices" if path == "/ws/notices/" else None
+        if output.get("type") == "websocket.send" and socket is not None:
+            check_server_frame(output["text"] if "text" in output else output.get("bytes"), socket)
         return output
 
     monkeypatch.setattr(WebsocketCommunicator, "receive_output", validated_receive_output)
 
 
 @pytest.fixture
-def make_user(db, django_user_model):
-    def make(username: str | None = None, password: str = "correct-horse-battery", **extra):
-        name = username or f"player{next(_counter)}"
-        return django_user_model.objects.create_user(username=name, password=password, **extra)
+def make_user(db):
+    """tests.factories.UserFactory with the name first: make_user("ann"), make_user(email=...),
+    make_user("robot", computer="expert")."""
+
+    def make(username: str | None = None, password: str = PASSWORD, **extra):
+        if username:
+            extra["username"] = username
+        return UserFactory(password=password, **extra)
 
     return make
 
 
+# The two players most tests seat.
 @pytest.fixture
-def user(make_user):
-    return make_user("ann")
+def ann(db):
+    return UserFactory(username="ann")
+
+
+@pytest.fixture
+def bob(db):
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def user(ann):
+    return ann
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """The websocket protocol's JSON Schema (docs/protocol.schema.json) as the tests check frames with it.
 
-``validate_server(frame)`` and ``validate_client(frame)`` raise AssertionError, with the schema's
-complaints and the frame, when a message does not follow the protocol. ``check_server_frame(data)``
-does the same for a frame as received (text), after checking that it is one JSON object.
+``validate_server(frame)``, ``validate_client(frame)`` and ``validate_notices(frame)`` (what the notices
+socket sends: the schema's notices_message) raise AssertionError, with the schema's complaints and the
+frame, when a message does not follow the protocol. ``check_server_frame(data, socket)`` does the same
+for a frame as received (text) from a game socket or the notices socket, after checking that it is one
+JSON object.
 
 tests/conftest.py runs every frame received in-process through ``check_server_frame``; the real
 websocket clients of the reliability and browser tests do as well.
@@ -18,7 +20,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
-DIRECTIONS = {"server": "server_message", "client": "client_message"}
+# The kinds of frame the schema lists: each direction's, and the part of the server's that the notices
+# socket (/ws/notices/) sends.
+DIRECTIONS = {"server": "server_message", "client": "client_message", "notices": "notices_message"}
 
 
 @functools.cache
@@ -29,7 +33,8 @@ def schema() -> dict:
 
 
 def message_types(direction: str) -> list[str]:
-    """The message types of one direction ("server" or "client"), as the schema lists them."""
+    """The message types of one direction ("server" or "client"), or of the notices socket ("notices"),
+    as the schema lists them."""
     return [ref["$ref"].rsplit("/", 1)[1] for ref in schema()["$defs"][DIRECTIONS[direction]]["oneOf"]]
 
 
@@ -88,12 +93,18 @@ def validate_client(frame: dict) -> dict:
     return _validate(frame, "client")
 
 
-def check_server_frame(data: str | bytes) -> dict:
-    """A frame the server sent, as received: one JSON object in a text frame that follows the schema."""
+def validate_notices(frame: dict) -> dict:
+    """Check a message the notices socket sent; returns it."""
+    return _validate(frame, "notices")
+
+
+def check_server_frame(data: str | bytes, socket: str = "game") -> dict:
+    """A frame the server sent on a ``socket`` ("game" or "notices"), as received: one JSON object in a
+    text frame that follows the schema."""
     if not isinstance(data, str):
         raise AssertionError(f"the server sent a binary frame; every frame is JSON text: {data[:200]!r}")
     try:
         frame = json.loads(data)
     except ValueError as exc:
         raise AssertionError(f"the server sent a frame that is not JSON ({exc}): {data[:200]!r}") from None
-    return validate_server(frame)
+    return validate_notices(frame) if socket == "notices" else validate_server(frame)

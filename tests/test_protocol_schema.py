@@ -346,3 +346,55 @@ def test_the_error_codes_the_server_can_send_are_exactly_the_schemas():
     enum = set(schema()["$defs"]["error_code"]["enum"])
     assert sent - enum == set(), "codes the server sends that the schema (and protocol.md) lack"
     assert enum - sent == set(), "codes in the schema that nothing in the server sends"
+
+
+# --- the notices socket --------------------------------------------------------------------------
+
+
+def test_the_notices_sockets_messages_are_server_messages_the_doc_names():
+    notices = message_types("notices")
+    assert notices and set(notices) <= set(message_types("server"))
+    paragraph = next(p for p in section("Connecting").split("\n\n") if p.startswith("The notices socket"))
+    assert set(re.findall(r"`([a-z_]+)`", paragraph)) >= set(notices)
+
+
+def sent_types(tree: ast.AST) -> set[str]:
+    """The "type" of every dict literal under ``tree`` given to send_json (or returned, for a frame
+    built by a function of its own)."""
+    types = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called(node) == "send_json" and node.args:
+            built = node.args[0]
+        elif isinstance(node, ast.Return):
+            built = node.value
+        else:
+            continue
+        if isinstance(built, ast.Dict):
+            types |= {
+                _string(v) for k, v in zip(built.keys, built.values, strict=True) if _string(k) == "type"
+            }
+    return types
+
+
+def test_the_notices_socket_sends_exactly_the_schemas_notices_messages_and_codes():
+    """What notices/consumers.py can send, read from its source: its own frames, the feed's frame
+    (notices.feed.Feed.frame) and its error codes (its _error calls, and those of the shared parse)."""
+    consumer = ast.parse((ROOT / "notices" / "consumers.py").read_text())
+    feed = ast.parse((ROOT / "notices" / "feed.py").read_text())
+    (frame,) = [node for node in ast.walk(feed) if isinstance(node, ast.FunctionDef) and node.name == "frame"]
+    assert sent_types(consumer) | sent_types(frame) == set(message_types("notices"))
+
+    problems: list[str] = []
+    codes = codes_in(
+        [ast.parse((ROOT / "games" / "live" / "sockets.py").read_text())], problems, "sockets.py"
+    )
+    for node in ast.walk(consumer):
+        if isinstance(node, ast.Call) and _called(node) == "_error" and node.args:
+            first = node.args[0]
+            if _string(first) is not None:
+                codes.add(_string(first))
+            elif not _forwarded(first):
+                problems.append(f"notices/consumers.py line {node.lineno}: an _error with a computed code")
+    assert not problems, "\n".join(problems)
+    assert codes <= set(schema()["$defs"]["error_code"]["enum"])
+    assert {"bad_json", "bad_request", "rate_limited", "unknown_type"} <= codes

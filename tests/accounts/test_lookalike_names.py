@@ -16,6 +16,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.names import username_key
 from games.computers import players
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "dice-are-nice-42"
@@ -147,7 +148,7 @@ def test_a_race_lost_to_a_lookalike_is_a_form_error_not_a_server_error():
             connection.close()
 
     with transaction.atomic():
-        User.objects.create_user("ann", password=PASSWORD)
+        UserFactory(username="ann", password=PASSWORD)
         thread = threading.Thread(target=second)
         thread.start()
         wait_until_it_waits_for_the_first(thread)

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 # Each test's own addresses (TEST-NET-3), so that counts of other tests never meet these.
@@ -41,7 +42,7 @@ def test_failed_attempts_count_too(settings):
     """A form with errors is an attempt as well: a script guessing free usernames is limited alike."""
     settings.SIGNUPS_PER_IP_PER_HOUR = 2
     address = next(_addresses)
-    User.objects.create_user("taken", password="x")
+    UserFactory(username="taken", password="x")
     for _ in range(2):
         assert sign_up(address, "taken").status_code == 200  # the form, with its error
     assert sign_up(address, "free").status_code == 429

@@ -39,11 +39,6 @@ def solo_farkle(user) -> Game:
     )
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
 def run_worker(env: dict) -> None:
     """The site's worker, once over what is due (it handles signals: a process of its own)."""
     cmd = [sys.executable, "manage.py", "worker", "--batch", "--verbosity", "0"]

@@ -15,6 +15,7 @@ from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import die, off_loop, wait_for_disconnects
 from tests.browser.test_coach import run_worker, solo_farkle
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - a fixture
+from tests.factories import UserFactory
 from tests.i18n.english import english_left
 
 GERMAN_SHOTS = SHOTS / "german"
@@ -40,8 +41,9 @@ def hint(page: Page, text) -> None:
 
 
 @pytest.fixture
-def ann(make_user):
-    return make_user("ann", language="de")
+def ann(db):
+    """tests/conftest.py's ann, reading the site in German."""
+    return UserFactory(username="ann", language="de")
 
 
 def against_the_expert(user) -> Game:

@@ -16,10 +16,11 @@ from email.message import Message
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import User
-from notices.models import preferences_of
+from notices.models import TurnMail, preferences_of
 from tests.browser.fixtures import ROOT, _free_port
 from tests.e2e import ui
 from tests.e2e.axe import check_axe
@@ -76,6 +77,12 @@ def wait_for(condition, seconds=20.0, what="it"):
         time.sleep(0.1)
 
 
+def due_to(username: str) -> bool:
+    """A turn e-mail to this player is due now and not sent: the moment a worker would send it."""
+    pending = TurnMail.objects.filter(user__username=username, status=TurnMail.Status.PENDING)
+    return pending.filter(due_at__lte=timezone.now()).exists()
+
+
 def text(mail: Message) -> str:
     return mail.get_payload(decode=True).decode()
 
@@ -115,7 +122,7 @@ def test_a_game_over_days_by_email(visit, dice, snap, server, server_env, inbox)
         bob.goto("about:blank")
         dice([1, 1, 2, 3, 4])
         ui.roll_and_score(ann, "ones", 1)
-        time.sleep(2.5)
+        wait_for(lambda: due_to("bob"), what="bob's turn e-mail to fall due")
         assert box.to(BOB) == []
 
         worker.start()

@@ -1,10 +1,9 @@
-"""Helpers for game tests: random legal play, and the players most of them seat."""
+"""Helpers for game tests: random legal play (the players most of them seat, ann and bob, are
+tests/conftest.py's)."""
 
 from __future__ import annotations
 
 import random
-
-import pytest
 
 from games import rules
 
@@ -17,14 +16,3 @@ def random_legal_action(state: dict, rng: random.Random) -> dict:
     if finishing and rng.random() < 0.6:
         return rng.choice(finishing)
     return rng.choice(actions)
-
-
-# The two players most tests of this folder seat (make_user: tests/conftest.py).
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")

@@ -11,12 +11,15 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from chat import services as chat
 from config.routing import websocket_urlpatterns
 from games import rules
 from games.models import Game
 from games.tables import services
 from groups import services as group_services
 from notices.models import Notice
+from tests.factories import GroupFactory, UserFactory
+from tests.protocol import message_types, validate_notices
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 app = URLRouter(websocket_urlpatterns)
@@ -216,3 +219,60 @@ async def test_pings_and_turn_messages_take_no_hop_to_channels_database_thread(m
         assert hops == []
     finally:
         await header.comm.disconnect()
+
+
+@database_sync_to_async
+def group_of(creator, *members):
+    return GroupFactory(creator=creator, name="Friday dice", members=members)
+
+
+async def test_every_kind_of_frame_the_socket_sends_follows_the_schema(make_user, settings):
+    """Each message the schema lists for this socket (notices_message in docs/protocol.schema.json) and
+    each error code it answers with, as the consumer itself sent them, checked with the schema. (Every
+    frame any test receives on this socket is checked as well: tests/conftest.py.)"""
+    ann, bob = await database_sync_to_async(
+        lambda: (UserFactory(username="ann"), UserFactory(username="bob"))
+    )()
+    group = await group_of(ann, bob)
+    header = Header(bob)
+    received = []
+
+    async def answer(text=None, bytes_data=None) -> dict:
+        await header.comm.send_to(text_data=text, bytes_data=bytes_data)
+        received.append(validate_notices(await header.next()))
+        return received[-1]
+
+    try:
+        received.append(validate_notices(await header.open()))
+        assert (await answer('{"type": "ping"}'))["type"] == "pong"
+        assert (await answer('{"type": "seen", "ids": []}'))["type"] == "notices"
+        for text, code in (
+            ('{"type": "seen", "ids": "all"}', "bad_request"),
+            ('{"type": "dance"}', "unknown_type"),
+            ("not json", "bad_json"),
+            ("[1]", "bad_message"),
+            (" " * (settings.WS_MAX_MESSAGE_BYTES + 1), "too_large"),
+        ):
+            assert (await answer(text))["code"] == code
+        assert (await answer(bytes_data=b"\x00"))["code"] == "binary"
+
+        await database_sync_to_async(chat.post_to_group)(group_id=group.pk, user=ann, text="Friday?")
+        received.append(validate_notices(await header.next()))
+        assert received[-1]["type"] == "group_chat"
+
+        settings.WS_RATE_MESSAGES_PER_10S = 1  # this socket has sent more than that in the last 10 s
+        refused = await answer('{"type": "ping"}')
+        assert refused["code"] == "rate_limited" and refused["retry_after"] >= 1
+    finally:
+        await header.comm.disconnect()
+    assert {frame["type"] for frame in received} == set(message_types("notices"))
+    codes = {frame["code"] for frame in received if frame["type"] == "error"}
+    assert codes == {
+        "bad_request",
+        "unknown_type",
+        "bad_json",
+        "bad_message",
+        "too_large",
+        "binary",
+        "rate_limited",
+    }

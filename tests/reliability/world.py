@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as AuthGroup
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -37,6 +36,7 @@ from groups import services as group_services
 from groups.models import Group
 from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
+from tests.factories import UserFactory
 
 ROLES = ("anonymous", "outsider", "member", "creator", "seated", "waiting", "spectator", "staff")
 USERNAMES = {
@@ -82,11 +82,10 @@ def _table(creator, others, kind="farkle", group=None, start=True, seats=None) -
 
 
 def build() -> World:
-    User = get_user_model()
     world = World()
     for role, name in USERNAMES.items():
         extra = {"is_staff": True, "is_superuser": True} if role == "staff" else {}
-        world.users[role] = User.objects.create_user(name, password="correct-horse-battery", **extra)
+        world.users[role] = UserFactory(username=name, **extra)
     u = world.users
     group = group_services.group_create(creator=u["creator"], name="Friday dice", description="Fridays.")
     for role in ("member", "seated", "waiting"):
