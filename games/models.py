@@ -46,6 +46,9 @@ class Game(models.Model):
     # A group's game, from its creation on: kept on the game itself, so that deleting the group (which
     # sets group to NULL) never makes the game public (games.access says who may see it).
     private = models.BooleanField(default=False)
+    # Whether the game's end changes its players' ratings (the ratings app); the table's choice at its
+    # creation. A solo game is never rated, whatever this says.
+    rated = models.BooleanField(default=True)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_games"
     )

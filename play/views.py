@@ -98,6 +98,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             pace=pace,
             computers=form.cleaned_data["computers"] or 0,
             strength=form.cleaned_data["strength"] or "good",
+            rated=form.cleaned_data["rated"],
         )
     except GameError as exc:
         form.add_error(None, exc.message)

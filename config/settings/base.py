@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "notices",
     "chat",
     "coach",
+    "ratings",
     "play",
     "django_tasks",
     "django_tasks_db",

@@ -84,6 +84,13 @@ class GameCreateForm(forms.Form):
         help_text=_("Over days, each player is told by e-mail when it is their turn."),
     )
     group = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Group (optional)"))
+    # A form that leaves it out (an unchecked box) makes an unrated table; the page checks it.
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("Rated game"),
+        help_text=_("The result changes the players' ratings. A solo game is never rated."),
+    )
 
     def __init__(self, *args, groups=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,7 +100,7 @@ class GameCreateForm(forms.Form):
         self.fields = dict(fields[:2] + list(_option_fields().items()) + fields[2:])
         # What applies only to a table with other players, and only to a live one: the page shows
         # these fields while it does (static/js/new-game.js).
-        for name in ("computers", "strength", "pace", "group"):
+        for name in ("computers", "strength", "pace", "group", "rated"):
             self.fields[name].widget.attrs["data-needs"] = "others"
         self.fields["absence_limit"].widget.attrs["data-needs"] = "others live"
         self.fields["group"].choices = [

@@ -46,10 +46,12 @@ def game_create(
     pace: str = Game.Pace.LIVE,
     computers: int = 0,
     strength: str = "good",
+    rated: bool = True,
 ) -> Game:
     """Create a game with the creator in seat 0 and ``computers`` computer players of ``strength`` in
     the next seats; a table that is full from the start (solo, or the creator and computers only)
-    starts at once. Over days (``pace``), ``absence_limit`` is 1, 2 or 3 days."""
+    starts at once. Over days (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end
+    changes its players' ratings (never a solo game's)."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -88,6 +90,7 @@ def game_create(
             creator=creator,
             absence_limit=limit,
             pace=pace,
+            rated=bool(rated),
         )
         Seat.objects.create(game=game, user=creator, position=0)
         taken = [creator.username]
@@ -266,6 +269,7 @@ def game_play_again(*, game_id: int, user) -> Game:
             creator=user,
             absence_limit=old.absence_limit,
             pace=old.pace,
+            rated=old.rated,
             rematch_of=old,
         )
         for position, seat in enumerate(seats):

@@ -775,7 +775,7 @@ LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
-    {"chat", "coach", "groups", "notices"},
+    {"chat", "coach", "groups", "notices", "ratings"},
     {"play"},
     {"config"},
     {"bench"},
