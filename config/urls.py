@@ -20,6 +20,7 @@ urlpatterns = [
     path("chat/", include("chat.urls")),
     path("players/", include("play.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
+    path("ratings/", player_views.ratings_page, name="ratings"),
     path("api/highscores/", player_views.highscores_json, name="api_highscores"),
     path("api/players/<text:username>/stats/", player_views.stats_json, name="api_player_stats"),
     path("admin/", admin.site.urls),

@@ -37,6 +37,7 @@ from games.tables import services
 from infra import gc_tuning
 from infra.jsontext import dumps
 from infra.ratelimit import ConnectionLimiter, Refusal
+from ratings import selectors as rating_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +52,13 @@ def _opened(*, game_id: int, user, channel_name: str) -> dict:
 
 
 def _with_chat(snapshot: dict, game_id: int) -> dict:
-    """A snapshot of the game with its latest chat messages (the chat app's, shown beside the game)."""
-    return {**snapshot, "chat": chat_selectors.recent_for_game(game_id)}
+    """A snapshot of the game with its latest chat messages (the chat app's, shown beside the game),
+    and the table's ratings (the ratings app's: beside each name, and what the game's end changed)."""
+    return {
+        **snapshot,
+        "chat": chat_selectors.recent_for_game(game_id),
+        "ratings": rating_selectors.for_game_id(game_id),
+    }
 
 
 class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):

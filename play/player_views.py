@@ -1,4 +1,4 @@
-"""Pages and JSON about players and results: statistics, history, high scores, replays."""
+"""Pages and JSON about players and results: statistics, history, high scores, ratings, replays."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
 from groups.models import Group
 from infra.params import query_id
+from ratings import kinds as rating_kinds
+from ratings import selectors as rating_selectors
 
 
 def _kind(request: HttpRequest) -> GameKind:
@@ -104,6 +106,7 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     option = kind.separating
     # The games these figures are of, named as each of them is: by the goal for Farkle.
     name = kind.display_name(stats["goal"])
+    rating_key = rating_kinds.variant_key(kind, stats["goal"])
     return render(
         request,
         "players/stats.html",
@@ -124,6 +127,8 @@ def stats_page(request: HttpRequest, username: str) -> HttpResponse:
                 ("computers", gettext("With computer players")),
             ],
             "no_games": _no_games(name, stats),
+            "rating": rating_selectors.rating_of(player, rating_key),
+            "rating_data": {"series": rating_selectors.series(player, rating_key, viewer=request.user)},
         },
     )
 
@@ -168,6 +173,11 @@ def history_page(request: HttpRequest, username: str) -> HttpResponse:
         group_id = None
     games = finished_games(player, request.user, kind=kind, group_id=group_id, period=period)
     page = Paginator(games, 25).get_page(request.GET.get("page"))
+    # What each game of the page changed of the player's rating (one query for the page).
+    page.object_list = list(page.object_list)
+    changes = rating_selectors.changes_of(player, [g.pk for g in page.object_list])
+    for game in page.object_list:
+        game.rating_change = changes.get(game.pk)
     return render(
         request,
         "players/history.html",
@@ -212,6 +222,36 @@ def highscores_page(request: HttpRequest) -> HttpResponse:
         request,
         "players/highscores.html",
         {"board": board, "kinds": catalogue.kinds(), "periods": PERIODS, "groups": groups},
+    )
+
+
+@login_required
+def ratings_page(request: HttpRequest) -> HttpResponse:
+    """The rating list of one kind (Farkle: of one goal): people only, active ones only, global or
+    among the members of one of the viewer's groups."""
+    kind = _kind(request)
+    variant = _variant(request, kind)
+    group_id = query_id(request, "group")
+    group = None
+    if group_id is not None:
+        group = Group.objects.filter(pk=group_id).first()
+        if group is None or not group.memberships.filter(user=request.user).exists():
+            raise Http404("No such group.")
+    key = rating_kinds.variant_key(kind, variant)
+    return render(
+        request,
+        "players/ratings.html",
+        {
+            "kind": kind,
+            "goal": variant,
+            "name": kind.display_name(variant),
+            "entries": rating_selectors.rating_list(key, group=group),
+            "mine": rating_selectors.rating_of(request.user, key),
+            "group": group,
+            "groups": request.user.dice_groups.order_by("name"),
+            "kinds": catalogue.kinds(),
+            "active_days": rating_selectors.ACTIVE_DAYS,
+        },
     )
 
 

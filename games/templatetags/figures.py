@@ -40,3 +40,13 @@ def long_date(value):
         if hasattr(module, "LONG_DATE_FORMAT"):
             return dateformat.format(shown, module.LONG_DATE_FORMAT)
     return dateformat.format(shown, "j F Y")
+
+
+@register.filter
+def abs_figure(value):
+    """A number's size without its sign, as ``figure`` writes it (a change shown with its own sign)."""
+    return (
+        figure(abs(value))
+        if isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+        else value
+    )

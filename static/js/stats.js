@@ -2,9 +2,6 @@
 (function () {
   // Django's JavaScript catalogue (base.html) says the chart's words in the reader's language.
   const gettext = window.gettext || ((text) => text);
-  const source = document.getElementById("chart-data");
-  if (!source) return;
-  const data = JSON.parse(source.textContent);
   // The site's colours, light or dark as the page is (static/css/site.css).
   const css = getComputedStyle(document.documentElement);
   const colour = (name) => css.getPropertyValue(name).trim();
@@ -21,6 +18,24 @@
     window.Chart.defaults.locale = language;
     window.Chart.defaults.color = colour("--muted");
     window.Chart.defaults.borderColor = colour("--line");
+  }
+  // The rating after each rated game (ratings.selectors.series), drawn like the score over time.
+  const ratingSource = document.getElementById("rating-data");
+  if (ratingSource && window.Chart) {
+    const series = JSON.parse(ratingSource.textContent).series;
+    new window.Chart(document.getElementById("rating-chart"), {
+      type: "line",
+      data: {
+        labels: series.map((p) => day(p.at)),
+        datasets: [{ label: gettext("Rating"), data: series.map((p) => p.rating), borderColor: accent, tension: 0.2 }],
+      },
+      options: { plugins: { legend: { display: false } } },
+    });
+  }
+  const source = document.getElementById("chart-data");
+  if (!source) return;
+  const data = JSON.parse(source.textContent);
+  if (window.Chart) {
     const h = data.histogram;
     new window.Chart(document.getElementById("histogram-chart"), {
       type: "bar",

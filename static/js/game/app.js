@@ -375,12 +375,13 @@ export class GameApp {
     const s = this.state;
     const over = this.over;
     const bests = this.client.seats.filter((seat) => seat.best).map((seat) => seat.user);
-    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests])) return;
+    const ratings = this.client.ratings;
+    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests, ratings])) return;
     this.dom.end.hidden = !over;
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
       state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me, bests, name: this.client.game.name,
-      laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl,
+      laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl, ratings,
       token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
   }
@@ -459,6 +460,7 @@ export class GameApp {
       name, score: this.scoreOf(name), online: c.connected.has(name), computer: this.computerOf(name),
       current: Boolean(s && !s.over && s.current === name),
       resigned: Boolean(s?.resigned.includes(name)), winner: won.includes(name),
+      rating: c.ratings?.players[name] ?? null,
     }));
     const goal = s ? this.view.goal(s) : 0;
     if (this.#changedSig('players', [rows, this.me, goal])) fill(this.dom.players, playerItems({ rows, me: this.me, goal }));

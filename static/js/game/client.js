@@ -28,6 +28,7 @@ export class GameClient {
     this.game = null;
     this.status = null;
     this.seats = [];
+    this.ratings = null; // the table's ratings (docs/protocol.md): beside each name, the end's changes
     this.connected = new Set();
     this.offlineSince = new Map();
     this.state = null;
@@ -141,6 +142,7 @@ export class GameClient {
     this.game = message.game;
     this.status = message.game.status;
     this.seats = message.seats;
+    this.ratings = message.ratings ?? null;
     this.connected = new Set(message.connected);
     this.#take(message);
     this.you = message.you;

@@ -9,8 +9,24 @@ export function computerTag(strength) {
   return h('span', { class: 'tag computer' }, fmt(gettext('computer · %(strength)s'), { strength: gettext(strength) }));
 }
 
+/** A player's rating beside their name: "1,532", with "?" while provisional (docs/ratings.md). */
+export function ratingTag(rating) {
+  if (!rating) return null;
+  const title = rating.provisional ? gettext('Rating (provisional: not enough rated games yet to be sure of it)') : gettext('Rating');
+  return h('span', { class: 'rating', title }, h('span', { class: 'sr-only' }, `${gettext('Rating')} `),
+    number(rating.rating), rating.provisional ? '?' : '');
+}
+
+/** What the game's end did to a rating: "+14, now 1,532". */
+export function ratingChange(rating) {
+  if (!rating || rating.change === null || rating.change === undefined) return null;
+  const change = rating.change > 0 ? `+${number(rating.change)}` : rating.change < 0 ? `−${number(-rating.change)}` : '±0';
+  const text = fmt(gettext('%(change)s, now %(rating)s'), { change, rating: `${number(rating.rating)}${rating.provisional ? '?' : ''}` });
+  return h('span', { class: `rating-change ${rating.change > 0 ? 'up' : rating.change < 0 ? 'down' : ''}`.trim() }, text);
+}
+
 export function playerItems({ rows, me, goal }) {
-  return rows.map(({ name, score, online, current, resigned, winner, computer }) => h('li', {
+  return rows.map(({ name, score, online, current, resigned, winner, computer, rating }) => h('li', {
     class: ['player', current ? 'current' : '', resigned ? 'resigned' : '', name === me ? 'me' : ''].filter(Boolean).join(' '),
     'aria-current': current ? 'true' : null,
     dataset: { player: name },
@@ -21,6 +37,7 @@ export function playerItems({ rows, me, goal }) {
       h('span', { class: 'sr-only' }, online ? gettext('connected') : gettext('not connected'))),
   h('span', { class: 'name' }, name, name === me ? h('span', { class: 'muted' }, ` ${gettext('(you)')}`) : null),
   computer ? computerTag(computer) : null,
+  ratingTag(rating),
   current ? h('span', { class: 'g-tag turn' }, gettext('to play')) : null,
   resigned ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
   winner ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
@@ -70,7 +87,7 @@ function soloEnd({ state, winners, scoreOf, me, laps, bests, name }) {
   return [h('h2', { id: 'g-end-title' }, fmt(title, said)), best ? h('p', { class: 'verdict', id: 'personal-best' }, fmt(best, said)) : null];
 }
 
-export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token }) {
+export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
   const after = [
     // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
@@ -105,7 +122,8 @@ export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', l
       h('span', { class: 'name' }, p),
       winners.includes(p) ? h('span', { class: 'g-tag win' }, gettext('winner')) : null,
       state.resigned.includes(p) ? h('span', { class: 'g-tag' }, gettext('resigned')) : null,
-      h('span', { class: 'score' }, number(scoreOf(p)))))),
+      h('span', { class: 'score' }, number(scoreOf(p))),
+      ratingChange(ratings?.players[p])))),
     ...after,
   ];
 }
