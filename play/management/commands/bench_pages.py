@@ -1,9 +1,10 @@
-"""Time the statistics, history, high-score and group pages over many finished games.
+"""Time the statistics, history, high-score, rating and group pages over many finished games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
-Seeds the games once (they are kept for the next run), then renders each page several times and prints
-the median and worst time and the number of queries.
+Seeds the games once (they are kept for the next run) and rates them (ratings' rebuild: seeded games
+end without a move, so nothing rated them), then renders each page several times and prints the median
+and worst time and the number of queries.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from games.models import Game
 from games.results.seed import seed_finished_games
 from groups import services as group_services
 from groups.models import Group
+from ratings.models import RatingChange
+from ratings.services import ratings_rebuild
 
 PREFIX = "bench"
 
@@ -43,6 +46,10 @@ class Command(BaseCommand):
             start = time.perf_counter()
             seed_finished_games(games - have, users, groups=groups, seed=have + 1)
             self.stdout.write(f"seeded {games - have} games in {time.perf_counter() - start:.1f} s")
+        if have < games or not RatingChange.objects.exists():
+            start = time.perf_counter()
+            rebuilt = ratings_rebuild()
+            self.stdout.write(f"rated {rebuilt.games} games in {time.perf_counter() - start:.1f} s")
             if connection.vendor == "postgresql":
                 # Bulk inserts leave the planner's statistics stale until autovacuum catches up.
                 with connection.cursor() as cursor:
@@ -62,11 +69,13 @@ class Command(BaseCommand):
                 (f"stats {kind}", reverse("players:stats", args=[me.username]), params),
                 (f"highscores {kind}", reverse("highscores"), params),
                 (f"highscores {kind} week", reverse("highscores"), {**params, "period": "week"}),
+                (f"ratings {kind}", reverse("ratings"), params),
             ]
         pages += [
             ("history", reverse("players:history", args=[me.username]), {}),
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
+            ("ratings group " + first.slug, reverse("ratings"), {"kind": first.slug, "group": groups[0].pk}),
             ("api stats " + last.slug, reverse("api_player_stats", args=[me.username]), {"kind": last.slug}),
             ("api highscores", reverse("api_highscores"), {"kind": first.slug}),
         ]
