@@ -22,7 +22,10 @@ class Rating(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
         # The rating lists: one kind's players, the best first, the active ones only.
-        indexes = [models.Index(fields=["kind", "-display"]), models.Index(fields=["kind", "updated_at"])]
+        indexes = [
+            models.Index(fields=["kind", "provisional", "-display"]),
+            models.Index(fields=["kind", "updated_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.display}"

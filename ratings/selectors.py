@@ -27,18 +27,22 @@ def active_since(now: datetime | None = None) -> datetime:
 
 def rating_list(key: str, *, group=None, limit: int = TOP, now: datetime | None = None) -> list[dict]:
     """The people rated in ``key`` (active ones only), the best first: global, or the members of
-    ``group``. Equal figures share a rank."""
+    ``group``. The settled ratings come first, the provisional ones after them (docs/ratings.md: a
+    lucky newcomer does not top the list); equal figures share a rank."""
     qs = Rating.objects.filter(kind=key, user__computer="", updated_at__gte=active_since(now))
     if group is not None:
         qs = qs.filter(Exists(group.memberships.filter(user_id=OuterRef("user_id"))))
     rows = list(
-        qs.order_by("-display", "user__username").values(
+        qs.order_by("provisional", "-display", "user__username").values(
             "user__username", "display", "provisional", "games", "updated_at"
         )[:limit]
     )
     entries = []
     for i, row in enumerate(rows):
-        same = i and rows[i - 1]["display"] == row["display"]
+        same = i and (rows[i - 1]["display"], rows[i - 1]["provisional"]) == (
+            row["display"],
+            row["provisional"],
+        )
         entries.append(
             {
                 "rank": entries[-1]["rank"] if same else i + 1,

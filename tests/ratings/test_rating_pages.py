@@ -128,3 +128,13 @@ def test_the_rating_list_people_only_active_only_global_or_per_group(people, cli
     assert client.get(reverse("ratings"), {"kind": "farkle", "group": 999999}).status_code == 404
     assert client.get(reverse("ratings"), {"kind": "chess"}).status_code == 404
     assert 'id="ratings-link"' in client.get(reverse("highscores")).content.decode()
+
+
+def test_settled_ratings_come_before_provisional_ones(people):
+    ann, bob, cy = people
+    played(ann, bob, loser=bob)
+    played(cy, bob, loser=bob)
+    Rating.objects.filter(user=bob).update(provisional=False)  # as after many games
+    entries = rating_selectors.rating_list("farkle:3000")
+    assert [(e["player"], e["provisional"]) for e in entries] == [("bob", False), ("ann", True), ("cy", True)]
+    assert [e["rank"] for e in entries] == [1, 2, 3]
