@@ -1,0 +1,62 @@
+"""Ratings in a real browser (issue 34): beside each name at the table, the change at the game's end
+("+14, now 1,532"), and the rating list, at 1280x800 and on a 390x844 touch phone, light and dark,
+without an axe violation or sideways scrolling. Screenshots: artifacts/screenshots/ratings/."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.tables import services
+from ratings.models import RatingChange
+from tests.browser.fixtures import SHOTS
+from tests.browser.helpers import off_loop
+from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
+from tests.e2e.axe import axe_violations
+
+SHOTS_DIR = SHOTS / "ratings"
+
+
+def game_of(ann, bob):
+    game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    return game
+
+
+def resign(game, user):
+    services.game_apply_action(game_id=game.pk, user=user, client_id="resign", action={"type": "resign"})
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+@pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_ratings_at_the_table_at_the_end_and_in_the_list(open_as, make_user, device, size, scheme):  # noqa: F811
+    ann, bob = make_user("ann"), make_user("bob")
+    off_loop(lambda: resign(game_of(ann, bob), bob))  # ann 1 : 0 bob, so both bring a rating
+    game = off_loop(game_of, ann, bob)
+    page = open_as(ann, device, scheme)
+    page.goto(f"/games/{game.pk}/")
+    first = RatingChange.objects.get(user=ann, game__lt=game.pk)
+    expect(page.locator('.player[data-player="ann"] .rating')).to_have_text(f"Rating {first.display_after}?")
+    assert not axe_violations(page)
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    lost = page.locator(".standings .rating-change")
+    expect(lost.first).to_be_visible()
+    change = RatingChange.objects.get(user=ann, game=game)
+    expect(page.locator(".standings")).to_contain_text(f"\u2212{-change.delta}, now {change.display_after}?")
+    assert not axe_violations(page) and no_sideways_scroll(page)
+    SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS_DIR / f"game-end-{size}-{scheme}.png"), full_page=True)
+
+    page.goto("/highscores/?kind=farkle&goal=3000")
+    page.locator("#ratings-link").click()
+    rows = page.locator("#ratings tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_contain_text("bob")  # bob won the second game
+    assert not axe_violations(page) and no_sideways_scroll(page)
+    page.screenshot(path=str(SHOTS_DIR / f"list-{size}-{scheme}.png"), full_page=True)
