@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from games import rules
 from games.models import Game, Seat
@@ -178,6 +178,12 @@ def ratings_rebuild() -> Rebuilt:
     """Forget every rating and replay every rated game in the order they ended: the ratings the live
     updates arrived at, change for change (tests/ratings: the rebuild test)."""
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # A game ending meanwhile waits (its select_for_update) until the rebuilt ratings are
+            # committed, then updates them; it would otherwise find its players' rows deleted and
+            # start them again from a newcomer's. SQLite writes one transaction at a time anyway.
+            with connection.cursor() as cursor:
+                cursor.execute(f"LOCK TABLE {Rating._meta.db_table} IN EXCLUSIVE MODE")
         changes, current, info = replay(rated_seats())
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
