@@ -17,7 +17,7 @@ MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300: the library'
 BASE = 1500
 SCALE = 40
 # A rating stays provisional while sigma is above this (160 points on the shown scale): about the
-# first 15 games at a table of two, fewer at bigger tables.
+# first 25 games, whatever the size of the tables (docs/ratings.md).
 PROVISIONAL_SIGMA = 4.0
 
 
