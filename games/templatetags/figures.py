@@ -43,10 +43,9 @@ def long_date(value):
 
 
 @register.filter
-def abs_figure(value):
-    """A number's size without its sign, as ``figure`` writes it (a change shown with its own sign)."""
-    return (
-        figure(abs(value))
-        if isinstance(value, int | float | Decimal) and not isinstance(value, bool)
-        else value
-    )
+def signed_figure(value):
+    """A change with its sign, as ``figure`` writes the number: "+14", "\u221217", "\u00b10"."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return value
+    sign = "+" if value > 0 else "\u2212" if value < 0 else "\u00b1"
+    return f"{sign}{figure(abs(value))}"

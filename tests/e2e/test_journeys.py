@@ -231,7 +231,9 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         expect(row).to_contain_text("Farkle (3000)")
         expect(row).to_contain_text("Friday Dice")
         expect(row).to_contain_text("ann 3700 (2 laps)")
-        expect(row.locator("td").last).to_have_text(result)
+        expect(row.locator("td").nth(3)).to_have_text(result)
+        # The game was rated: the last column says what it did to the player's rating (issue 34).
+        expect(row.locator("td").last).to_have_text(re.compile(r"^[+\u2212]\d+, now \d+\?$"))
     check_axe(bob, "history")
     snap(bob, "bob-history")
 

@@ -84,7 +84,7 @@ def test_the_history_says_what_each_game_changed(people, client):
     change = RatingChange.objects.get(game=game, user=ann)
     client.force_login(ann)
     page = client.get(reverse("players:history", args=["ann"])).content.decode()
-    assert f"+{change.delta} · rating {change.display_after}?" in page
+    assert f"+{change.delta}, now {change.display_after}?" in page
 
 
 def test_the_statistics_page_shows_the_rating_and_its_chart(people, client):
