@@ -136,7 +136,9 @@ def test_cancelled_game_in_history_says_cancelled(client, ann, bob):
     )
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row[0], re.S)
-    assert cells[-1] == "cancelled"
+    # The result, then the rating's change: none for a game never played.
+    assert cells[3] == "cancelled"
+    assert cells[4] == '<span class="muted">\u2013</span>'
 
 
 # --- statistics speak the engine's words ------------------------------------------------------------
