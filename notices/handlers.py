@@ -64,6 +64,6 @@ def on_site(user_ids, now) -> None:
 @effects.announce(effects.TurnPassed)
 def turn_rows(effect: effects.TurnPassed) -> list[tuple[str, dict]]:
     """Every player's lists of games (whose turn, the scores) change: their notices sockets hear the
-    game's row as the move leaves it."""
+    game's row as the move leaves it, through the game's group of them (one message for all)."""
     game = effect.game
-    return feed.messages_to(game.state["players"], feed.turn_message(game))
+    return [(feed.game_group(game.pk), feed.turn_message(game))]

@@ -31,7 +31,6 @@ from games.live.sockets import (
     CLOSE_UNAVAILABLE,
     NoConnectionHop,
     parse,
-    unwrapped,
 )
 from games.tables import services
 from infra import gc_tuning
@@ -62,7 +61,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
     # --- connection ------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.user = unwrapped(self.scope.get("user"))
+        self.user = self.scope.get("user")
         # An id past MAX_ID never gets here: the route (infra.params) sends it to NoSuchPathConsumer.
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)

@@ -14,6 +14,8 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 
+from infra import layer
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 env = environ.Env()
@@ -192,12 +194,12 @@ if sys.argv[1:2] == ["worker"]:
     DB_POOL_TIMEOUT = min(DB_POOL_TIMEOUT, WORKER_DB_OUTAGE_LIMIT / 2)
 
 REDIS_URL = env("REDIS_URL", default="")
-# With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one
-# list push per member, holds one connection per process (no pool to exhaust when hundreds of
-# sockets connect at once) and measured about twice the throughput of RedisChannelLayer on this
-# hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers. Ours
-# (infra/layer.py) adds sending a move's group messages in one round trip.
-CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="infra.layer.PubSubLayer")
+# With Redis, the pub/sub layer, as channels-redis ships it: it fans a group message out with one
+# PUBLISH instead of one list push per member, holds one connection per process (no pool to exhaust
+# when hundreds of sockets connect at once) and measured about twice the throughput of
+# RedisChannelLayer on this hardware. It keeps no backlog for a socket that is gone, which the
+# protocol's `sync` and games.live.catchup cover.
+CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer")
 
 
 def _site_key(database_name) -> str:
@@ -218,7 +220,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": CHANNEL_LAYER_BACKEND,
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
+            "CONFIG": {
+                # redis-py's public connect hook: infra.layer tells games.live.catchup when a
+                # connection (a subscribing one among them) came back after Redis was lost.
+                "hosts": [{"address": REDIS_URL, "redis_connect_func": layer.connected}],
+                "prefix": CHANNEL_LAYER_PREFIX,
+            },
         }
     }
 else:
