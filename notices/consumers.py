@@ -20,7 +20,7 @@ from games.errors import Sentence
 from games.live import seen
 from games.live.dbpool import database_sync_to_async
 from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
-from infra import gc_tuning, jsontext
+from infra import jsontext
 from infra.params import MAX_ID
 from infra.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -53,13 +53,11 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
         self.joined = True
         self.feed: feed.Feed | None = None
         await self.accept()
-        gc_tuning.socket_opened()
         await self._send_feed(await self._db(self._seen_and_read)())
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
             self.joined = False
-            gc_tuning.socket_closed()
             await self._leave_groups()
             await self._db(services.seen_on_site)(self.user)
 

@@ -33,7 +33,6 @@ from games.live.sockets import (
     parse,
 )
 from games.tables import services
-from infra import gc_tuning
 from infra.jsontext import dumps
 from infra.ratelimit import ConnectionLimiter, Refusal
 
@@ -89,7 +88,6 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.joined = True
         await self.accept()
-        gc_tuning.socket_opened()
         self.sent_seq = snapshot["seq"]
         catchup.opened(self)
         await self.send_json(snapshot)
@@ -100,7 +98,6 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.joined = False
         catchup.closed(self)
-        gc_tuning.socket_closed()
         await self._layer_call("group_discard", self.group, self.channel_name)
         connected = await database_sync_to_async(presence.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user
