@@ -313,6 +313,9 @@ CONTENT_SECURITY_POLICY = {
         # data: for the favicon with the count of notices drawn on it (static/js/notices.js).
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # The installable app's manifest and service worker (play/pwa.py).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],
