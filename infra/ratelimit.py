@@ -214,8 +214,8 @@ def shared_hit(key: str, limit: int, period: float = PERIOD) -> int | None:
     """
     if cache_down():
         return None
+    counter, item = limiter(), _item(limit, period)  # a wrong setting raises: it does not fail open
     with failing_open():
-        counter, item = limiter(), _item(limit, period)
         if counter.hit(item, key):
             return None
         return _wait(counter.get_window_stats(item, key).reset_time)
@@ -249,8 +249,8 @@ async def shared_hits(hits: list[tuple[str, int]], period: float = PERIOD) -> tu
     """
     if cache_down():
         return None
+    uri, prefix = _config()
     with failing_open():
-        uri, prefix = _config()
         if uri.startswith("memory://"):
             return _hits_sync(hits, period)  # in memory: no I/O to wait for, no thread needed
         async with asyncio.timeout(REDIS_TIMEOUT):  # no task made for every frame, as wait_for does
