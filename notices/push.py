@@ -103,8 +103,9 @@ def deliver(subscription: PushSubscription, message: dict, pair: vapid.Keys) -> 
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             ttl=settings.PUSH_TTL,
             timeout=TIMEOUT,
-            # Urgent: a turn is waited for (RFC 8030 5.3; a phone on battery delivers it at once).
-            headers={"Urgency": "high"},
+            # Urgent: a turn is waited for (RFC 8030 5.3; a phone on battery delivers it at once). The
+            # body is opaque ciphertext; pywebpush names no type, and some services want one.
+            headers={"Urgency": "high", "Content-Type": "application/octet-stream"},
         )
     except WebPushException as exc:
         if exc.status_code in GONE:
