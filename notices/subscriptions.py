@@ -3,6 +3,7 @@ signed-in player (notices.views' JSON endpoints; the settings page's script post
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from urllib.parse import urlsplit
 
@@ -27,11 +28,27 @@ def endpoint_of(data: dict) -> str:
         raise Invalid(_("The subscription has no endpoint."))
     if len(endpoint) > ENDPOINT_MAX:
         raise Invalid(_("The endpoint is too long."))
-    parts = urlsplit(endpoint)
-    # The worker posts to this address: a push service's, over TLS, never a plain or local one.
-    if parts.scheme != "https" or not parts.hostname or any(c.isspace() for c in endpoint):
+    try:
+        parts = urlsplit(endpoint)
+        scheme, host = parts.scheme, parts.hostname
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        scheme = host = None
+    # The worker posts to this address: a push service's, over TLS, never a plain one, nor one of this
+    # machine's or its network's (the site must not be made to post into them).
+    if scheme != "https" or not host or any(c.isspace() for c in endpoint) or _local(host):
         raise Invalid(_("The endpoint must be an https address of a push service."))
     return endpoint
+
+
+def _local(host: str) -> bool:
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False  # a name: push services are reached by name
+    return not address.is_global
 
 
 def _key(keys: dict, name: str, size: int, first: int | None = None) -> str:

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import base64
-import os
 from dataclasses import dataclass, field
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from notices import push, vapid
 from notices.models import PushSubscription
+from tests.push.browser_subscription import subscription_json
 
 
 @pytest.fixture
@@ -22,18 +19,6 @@ def vapid_keys(settings, tmp_path):
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = pair.private, pair.public
     settings.VAPID_KEYS_FILE = tmp_path / "vapid-keys.json"
     return pair
-
-
-def browser_keys() -> dict:
-    """What a browser's subscription carries: its P-256 public key and a 16-byte secret (base64url)."""
-    point = ec.generate_private_key(ec.SECP256R1()).public_key()
-    raw = point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    return {"p256dh": vapid.b64url(raw), "auth": vapid.b64url(os.urandom(16))}
-
-
-def subscription_json(n: int = 1) -> dict:
-    endpoint = f"https://push.example.com/send/device-{n}"
-    return {"endpoint": endpoint, "expirationTime": None, "keys": browser_keys()}
 
 
 @pytest.fixture
@@ -78,7 +63,3 @@ def transport(monkeypatch):
     fake = Transport()
     monkeypatch.setattr(push, "webpush", fake)
     return fake
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from notices.models import PushSubscription
-from tests.push.conftest import subscription_json
+from tests.push.browser_subscription import subscription_json
 
 pytestmark = pytest.mark.django_db
 SUBSCRIBE = reverse("notices:push_subscribe")
@@ -77,6 +77,12 @@ def _broken(**change):
         (_broken(endpoint="http://push.example.com/x"), "https"),
         (_broken(endpoint="https:///nohost"), "https"),
         (_broken(endpoint="javascript:alert(1)"), "https"),
+        (_broken(endpoint="https://localhost:8443/push"), "https"),
+        (_broken(endpoint="https://127.0.0.1/push"), "https"),
+        (_broken(endpoint="https://10.0.0.7/push"), "https"),
+        (_broken(endpoint="https://[::1]/push"), "https"),
+        (_broken(endpoint="https://push.example.com:port/x"), "https"),
+        (_broken(endpoint="https://[::1/x"), "https"),
         (_broken(endpoint="https://push.example.com/" + "x" * 1000), "too long"),
         (_broken(keys=None), "no keys"),
         (_broken(keys="abc"), "no keys"),
