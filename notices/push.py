@@ -18,6 +18,8 @@ import requests
 from django.conf import settings
 from django.utils import timezone
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 from pywebpush import WebPushException, webpush
 
 from notices import vapid
@@ -57,9 +59,22 @@ def enqueue(user, kind: str, message: dict, *, turn_mail: TurnMail | None = None
     if not enabled():
         return 0
     targets = devices(user, kind)
+    # At once, in the order of time with the worker's other tasks (a task with no run_after would
+    # wait behind every one that has one: django-tasks-db orders by it).
+    now = timezone.now()
     for pk in targets:
-        send_push.enqueue(pk, message, turn_mail.pk if turn_mail is not None else None)
+        send_push.using(run_after=now).enqueue(pk, message, turn_mail.pk if turn_mail is not None else None)
     return len(targets)
+
+
+def outstanding(mail_id: int) -> bool:
+    """Whether a push about this turn's e-mail is still to be sent (waiting or running): the e-mail waits
+    for its outcome, so that the two never both go unless the push was not delivered."""
+    return (
+        DBTaskResult.objects.filter(task_path=send_push.module_path, args_kwargs__args__2=mail_id)
+        .filter(status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING])
+        .exists()
+    )
 
 
 @task()

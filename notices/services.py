@@ -218,6 +218,8 @@ def deliver(mail_id: int) -> str:
             )
             if mail is None:
                 return "taken"
+            if push.outstanding(mail.pk):
+                return "waiting for its push"  # still pending: a later sweep decides
             why = _reason_to_drop(mail)
             if why:
                 mail.status, mail.why = TurnMail.Status.DROPPED, why

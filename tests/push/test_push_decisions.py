@@ -276,3 +276,17 @@ def test_no_tournament_push_for_a_game_nobody_waits_in(make_user, device, vapid_
     device(ann)
     game = services.game_create(creator=ann, kind="triple-quintzee", seats=1)
     assert notices.tournament_round(ann, game) == 0
+
+
+def test_a_due_mail_waits_for_the_push_still_to_be_sent(make_user, device, vapid_keys, transport):
+    """A worker running late: the e-mail is due before the turn's push has gone. It waits for it."""
+    game, ann, bob = table(make_user)
+    device(bob)
+    end_turn(game, ann)
+    make_due()
+    promised = TurnMail.objects.get(user=bob)
+    assert notices.deliver(promised.pk) == "waiting for its push"
+    assert TurnMail.objects.get(pk=promised.pk).status == TurnMail.Status.PENDING
+    worker()  # the push first (enqueued earlier), then the sweep
+    assert len(transport.sent) == 1 and mail.outbox == []
+    assert TurnMail.objects.get(pk=promised.pk).why == "told by push"
