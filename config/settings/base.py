@@ -174,6 +174,17 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
 # How often the worker looks for e-mails that have become due (seconds).
 NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
+# Web Push (notices/push.py): the VAPID key pair that signs the site's push messages (base64url: the
+# private key's 32 bytes, the public key's 65 of an uncompressed P-256 point, which the browsers take as
+# applicationServerKey), and the contact the push services may write to. In production they come from
+# the environment; `make run` makes a pair once with `manage.py vapid_keys` into VAPID_KEYS_FILE
+# (git-ignored), read when the environment gives none. With neither, the site sends no push messages.
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:dice@localhost")
+VAPID_KEYS_FILE = BASE_DIR / "vapid-keys.json"
+# Seconds a push service keeps a message for a device that is offline (after that the e-mail tells).
+PUSH_TTL = 24 * 3600
 # Computer players (games/computers): the worker plays each of their actions. Seconds before it does when a
 # person watches the game (so that each roll reaches the screens at a human pace), and when nobody does.
 COMPUTER_PAUSE = env.float("COMPUTER_PAUSE", default=1.2)
