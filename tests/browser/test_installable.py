@@ -68,7 +68,9 @@ def test_chromium_finds_the_site_installable(browser, chromium_path, server, mak
 @pytest.mark.parametrize(
     ("device", "scheme"), [("desktop", "light"), ("desktop", "dark"), ("phone", "light"), ("phone", "dark")]
 )
-def test_with_the_server_down_a_page_shows_the_offline_page(browser, server_env, make_user, device, scheme):
+def test_with_the_server_down_a_page_shows_the_offline_page(
+    browser, server_env, transactional_db, make_user, device, scheme
+):
     ann = make_user("ann")
     site = Daphne(server_env, log_name="daphne-offline.log")
     context = browser.new_context(
@@ -79,6 +81,7 @@ def test_with_the_server_down_a_page_shows_the_offline_page(browser, server_env,
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.goto("/games/mine/")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Your games")  # signed in
         until_controlled(page)
         site.stop()  # the server process is gone: nothing answers on its port
 
@@ -97,6 +100,45 @@ def test_with_the_server_down_a_page_shows_the_offline_page(browser, server_env,
             site.stop()
 
 
+NOTIFICATION = """async () => {
+    const [notification] = await (await navigator.serviceWorker.ready).getNotifications();
+    return notification ? {
+        title: notification.title, body: notification.body, tag: notification.tag, url: notification.data.url,
+    } : null;
+}"""
+
+
+def deliver_push(page, data: str) -> None:
+    """Hand ``data`` to the page's service worker as a push service would (DevTools)."""
+    devtools = page.context.new_cdp_session(page)
+    registrations: list[dict] = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    for _ in range(100):
+        if registrations:
+            break
+        page.wait_for_timeout(100)
+    registration = next(r for r in registrations if not r["isDeleted"])
+    devtools.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": page.evaluate("location.origin"),
+            "registrationId": registration["registrationId"],
+            "data": data,
+        },
+    )
+
+
+def shown_notification(page) -> dict:
+    """The notification the page's service worker shows (waited for, up to 10 s)."""
+    for _ in range(100):
+        shown = page.evaluate(NOTIFICATION)
+        if shown:
+            return shown
+        page.wait_for_timeout(100)
+    raise AssertionError("no notification was shown")
+
+
 def test_a_push_message_delivered_to_the_worker_is_shown_as_a_notification(open_as, make_user):  # noqa: F811
     """DevTools delivers a push message to the page's service worker as the browser's push service
     would; the worker shows it, with the page a click opens."""
@@ -104,34 +146,6 @@ def test_a_push_message_delivered_to_the_worker_is_shown_as_a_notification(open_
     page.context.grant_permissions(["notifications"])
     page.goto("/")
     until_controlled(page)
-    devtools = page.context.new_cdp_session(page)
-    registrations: list[dict] = []
-    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
-    devtools.send("ServiceWorker.enable")
-    for _ in range(50):
-        if registrations:
-            break
-        page.wait_for_timeout(100)
-    registration = next(r for r in registrations if r["scopeURL"].endswith("/") and not r["isDeleted"])
     message = {"title": "Your turn", "body": "bob played: Farkle #7", "url": "/games/7/", "tag": "turn-7-12"}
-    origin = page.evaluate("location.origin")
-    devtools.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": origin, "registrationId": registration["registrationId"], "data": json.dumps(message)},
-    )
-    shown = page.wait_for_function(
-        """async () => {
-            const registration = await navigator.serviceWorker.ready;
-            const [notification] = await registration.getNotifications();
-            return notification && {
-                title: notification.title, body: notification.body, tag: notification.tag,
-                url: notification.data.url,
-            };
-        }"""
-    ).json_value()
-    assert shown == {
-        "title": "Your turn",
-        "body": "bob played: Farkle #7",
-        "tag": "turn-7-12",
-        "url": "/games/7/",
-    }
+    deliver_push(page, json.dumps(message))
+    assert shown_notification(page) == message
