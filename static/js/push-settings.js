@@ -1,7 +1,7 @@
 // Push messages on the notifications page (templates/notices/settings.html): marks this browser's entry
-// among the player's devices, and subscribes this browser through the site's service worker
-// (/sw.js, play/pwa.py, registered by static/js/sw-register.js on every page) with the site's VAPID public key (the page's
-// <meta name="vapid-public-key">), then posts its PushSubscription.toJSON() to the server.
+// among the player's devices, and subscribes this browser through the site's service worker (/sw.js,
+// play/pwa.py, registered by static/js/sw-register.js on every page) with the site's VAPID public key
+// (the page's <meta name="vapid-public-key">), then posts its PushSubscription.toJSON() to the server.
 import { gettext } from "./i18n.js";
 
 const section = document.getElementById("push");
