@@ -30,6 +30,7 @@ node_modules/.installed: package.json package-lock.json
 run: $(VENV)/.base-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py vapid_keys --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)/ (and the background worker; e-mails print here)"
 	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/supervisord -c supervisord.conf
 

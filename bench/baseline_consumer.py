@@ -3,10 +3,11 @@
 Served at /ws/bench/<id>/ by the benchmark's own server (bench/asgi.py), never by the site's. A seat's
 frame is `group_send`-ed unchanged (so the same size) to every socket of the "game"; the load generator
 puts the event it would have received from the real server in that frame, so both servers carry the same
-bytes. The handshake passes through the same AuthMiddlewareStack as the game socket (a session lookup),
-and a socket that is not signed in is refused the same way. A ping is answered with a pong to its sender
-only, as the real sockets answer it (the quiet sockets of bench/loadgen.py ping every 25 s); the real
-server also writes a "seen" time per ping, which the baseline does not.
+bytes. The handshake passes through the same authentication stack as the game socket (a session lookup,
+games.live.sockets.UserMiddlewareStack), and a socket that is not signed in is refused the same way. A
+ping is answered with a pong to its sender only, as the real sockets answer it (the quiet sockets of
+bench/loadgen.py ping every 25 s); the real server also writes a "seen" time per ping, which the baseline
+does not.
 """
 
 from __future__ import annotations

@@ -531,7 +531,7 @@ def run(args) -> dict:
             "server": {**SERVER_ENV, "DATABASE_URL": DATABASE_URL, "REDIS_URL": REDIS_URL},
             "server_root": str(SERVER_ROOT),
             "server_env_extra": args.server_env,
-            "channel_layer": "infra.layer.PubSubLayer (settings default: channels-redis pub/sub)",
+            "channel_layer": "channels_redis.pubsub.RedisPubSubChannelLayer (the settings default)",
             "think_mean_s": THINK,
             "p99_limit_ms": P99_LIMIT_MS,
             "step_duration_s": args.duration,

@@ -8,18 +8,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Django must be set up before anything imports models, so this comes first.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_origin import SiteOriginValidator  # noqa: E402
+from games.live.sockets import UserMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Where Channels' AllowedHostsOriginValidator would stand: it checked the Origin's host alone, so a
         # page on another port or scheme of the host could open a socket with the player's cookie.
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(UserMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -4,13 +4,16 @@ from django.urls import include, path
 from accounts.views import set_language
 from config.health import healthz
 from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
-from play import player_views
+from play import player_views, pwa
 from play import views as game_views
 from play.i18n import SiteCatalog
 
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),

@@ -26,25 +26,16 @@ cut into pieces of 1.5 ms (up to 4) and 7 ms (up to 13). Full collections then c
 generation-1 collections, as many allocations apart as before (bench/journal.md).
 
 Sockets opened later are the rest of the heap: with 5,000 open, each full collection walked their
-objects (protocols, consumers, scopes, tasks) for 381-732 ms, with every move in flight waiting. So
-their objects are frozen as well, SETTLE seconds after a socket opens (a burst of connections makes
-one freeze). Frozen cyclic garbage is not collected: a closed socket's cycles wait until as many
-sockets have opened or closed since the last full collection as were open then (at least
-RECLAIM_MIN); that churn brings one full collection of everything, at a rate the churn sets instead
-of one every few thousand moves.
+objects (protocols, consumers, scopes, tasks) for 381-732 ms. Freezing them too, as they settled, was
+tried (bench/journal.md) and taken out in issue 33: it had no five-run measurement behind it, and frozen
+cyclic garbage of closed sockets is a leak unless something unfreezes it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
 
 from django.conf import settings
-
-from infra.perloop import per_loop
-
-SETTLE = 2.0  # seconds after a socket opens before its objects are frozen
-RECLAIM_MIN = 500  # sockets opened or closed before frozen garbage is looked for, at the least
 
 
 def tune() -> bool:
@@ -56,51 +47,3 @@ def tune() -> bool:
     _, middle, _ = gc.get_threshold()
     gc.set_threshold(settings.SERVER_GC_YOUNG, middle, settings.SERVER_GC_FULL_AFTER)
     return True
-
-
-class _Sockets:
-    def __init__(self) -> None:
-        self.open = 0
-        self.open_at_reclaim = 0
-        self.churn = 0  # sockets opened or closed since the last full collection
-        self.freeze_scheduled = False
-
-
-_sockets = per_loop(_Sockets)
-
-
-def socket_opened() -> None:
-    """A socket was accepted: its objects will live as long as it does; freeze them once settled."""
-    if not settings.SERVER_GC_TUNING:
-        return
-    sockets = _sockets()
-    sockets.open += 1
-    _churned(sockets)
-    if not sockets.freeze_scheduled:
-        sockets.freeze_scheduled = True
-        asyncio.get_running_loop().call_later(SETTLE, _freeze, sockets)
-
-
-def socket_closed() -> None:
-    """A socket closed: what it leaves in cycles is frozen; count it towards the next reclaim."""
-    if not settings.SERVER_GC_TUNING:
-        return
-    sockets = _sockets()
-    sockets.open = max(0, sockets.open - 1)
-    _churned(sockets)
-
-
-def _freeze(sockets: _Sockets) -> None:
-    sockets.freeze_scheduled = False
-    gc.collect(1)  # the young generations' garbage goes now rather than being frozen with the rest
-    gc.freeze()
-
-
-def _churned(sockets: _Sockets) -> None:
-    sockets.churn += 1
-    if sockets.churn >= max(RECLAIM_MIN, sockets.open_at_reclaim):
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        sockets.churn = 0
-        sockets.open_at_reclaim = sockets.open

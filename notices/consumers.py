@@ -20,7 +20,7 @@ from games.errors import Sentence
 from games.live import seen
 from games.live.dbpool import database_sync_to_async
 from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
-from infra import gc_tuning, jsontext
+from infra import jsontext
 from infra.params import MAX_ID
 from infra.ratelimit import ConnectionLimiter
 from notices import feed, services
@@ -44,26 +44,48 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
             return
         self.group = feed.user_group(self.user.username)
         self.limiter = ConnectionLimiter(self.user.pk)
-        if not await self._layer("group_add"):
+        self.following: set[int] = set()
+        # The player's own group first: a game that starts from now on is told there (notices.changed).
+        if not await self._layer("group_add", self.group) or not await self._follow():
+            await self._leave_groups()
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.joined = True
         self.feed: feed.Feed | None = None
         await self.accept()
-        gc_tuning.socket_opened()
         await self._send_feed(await self._db(self._seen_and_read)())
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
             self.joined = False
-            gc_tuning.socket_closed()
-            await self._layer("group_discard")
+            await self._leave_groups()
             await self._db(services.seen_on_site)(self.user)
 
-    async def _layer(self, method: str) -> bool:
+    async def _follow(self) -> bool:
+        """Hear the turns of every game the player is playing (feed.game_group), before the feed that
+        shows them is read: a turn that passes meanwhile is in that read or heard after it."""
+        games = await self._db(feed.playing_ids)(self.user)
+        for game in games - self.following:
+            if not await self._layer("group_add", feed.game_group(game)):
+                return False
+            self.following.add(game)
+        for game in self.following - games:
+            await self._unfollow(game)
+        return True
+
+    async def _unfollow(self, game: int) -> None:
+        self.following.discard(game)
+        await self._layer("group_discard", feed.game_group(game))
+
+    async def _leave_groups(self) -> None:
+        for game in list(self.following):
+            await self._unfollow(game)
+        await self._layer("group_discard", self.group)
+
+    async def _layer(self, method: str, group: str) -> bool:
         try:
             async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
-                await getattr(self.channel_layer, method)(self.group, self.channel_name)
+                await getattr(self.channel_layer, method)(group, self.channel_name)
         except Exception:
             logger.warning("channel layer %s for notices failed", method, exc_info=True)
             return False
@@ -122,11 +144,16 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "group_chat", "group": event["group"], "message": event["message"]})
 
     async def notices_changed(self, event: dict) -> None:
+        """The player's lists changed: a game of theirs may have started, so follow it before reading."""
+        if not await self._follow():
+            logger.warning("a notices socket could not follow its player's games")
         await self._send_feed()
 
     async def notices_turn(self, event: dict) -> None:
         """A turn passed in one of the player's games: the move said how the game stands now."""
         row = feed.Row(**event["row"])
+        if row.over:
+            await self._unfollow(row.game)
         if self.feed is not None and self.feed.with_turn(row, self.user.username):
             await self.send_json(self.feed.frame())
         else:

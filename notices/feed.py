@@ -6,7 +6,9 @@ A notices socket reads its player's feed from the database when it opens and whe
 a turn passes in one of the player's games, the move tells it what changed (``turn_message``) and the
 socket updates the feed it holds (``Feed.with_turn``) instead of reading it again: every turn of every
 game reaches the notices sockets of all its players, and thousands of those sockets are open at once
-(docs/BENCHMARKS.md, issue 19)."""
+(docs/BENCHMARKS.md, issue 19). The move sends that once, to the game's group of notices sockets
+(``game_group``), which each socket joins for every game its player is playing; not once to each
+player's own group (issue 33: a turn was five channel-layer messages, now two with the game's event)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,23 @@ from django.utils import timezone, translation
 from games import rules
 from games.computers.players import is_computer_name
 from games.live import broadcast
+from games.models import Game
 from games.rules.declare import game_name
 from games.tables import lobby
 from notices.models import Notice, preferences_of
 
 LIMIT = 10
 LISTS = (("turns", "your_turn"), ("playing", "playing"))  # the feed's lists and lobby.my_games' keys
+
+
+def game_group(game_id: int) -> str:
+    """The group of the notices sockets of a game's players: they hear its turns there."""
+    return f"turns.{game_id}"
+
+
+def playing_ids(user) -> set[int]:
+    """The games the player is playing: those whose turns their notices sockets hear."""
+    return set(Game.objects.filter(seats__user=user, status=Game.Status.PLAYING).values_list("pk", flat=True))
 
 
 def user_group(username: str) -> str:

@@ -4,6 +4,7 @@ notices socket pings (games.live.seen); registered by notices.apps."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games import effects
@@ -39,9 +40,8 @@ def refuse_untold_skip(effect: effects.SkipAsked) -> None:
     nor on any page, and its e-mail not sent, while one can reach them (an address, e-mail wanted)."""
     game = effect.game
     turn = game.turn_started_at or game.started_at
-    mailed = TurnMail.objects.filter(
-        game=game, user_id=effect.player_id, turn_started_at=turn, status=TurnMail.Status.SENT
-    ).exists()
+    told = Q(status=TurnMail.Status.SENT) | Q(pushed_at__isnull=False)  # by e-mail or a push message
+    mailed = TurnMail.objects.filter(told, game=game, user_id=effect.player_id, turn_started_at=turn).exists()
     seen_at, wanted = (
         Preferences.objects.filter(user_id=effect.player_id).values_list("seen_at", "email_turns").first()
     ) or (None, True)
@@ -64,6 +64,6 @@ def on_site(user_ids, now) -> None:
 @effects.announce(effects.TurnPassed)
 def turn_rows(effect: effects.TurnPassed) -> list[tuple[str, dict]]:
     """Every player's lists of games (whose turn, the scores) change: their notices sockets hear the
-    game's row as the move leaves it."""
+    game's row as the move leaves it, through the game's group of them (one message for all)."""
     game = effect.game
-    return feed.messages_to(game.state["players"], feed.turn_message(game))
+    return [(feed.game_group(game.pk), feed.turn_message(game))]

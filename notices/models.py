@@ -59,6 +59,10 @@ class TurnMail(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     decided_at = models.DateTimeField(null=True, blank=True)
     why = models.CharField(max_length=80, blank=True)
+    # When a push message about the turn reached a push service (notices.push.send_push): the player
+    # was told, and the e-mail, still pending until due, is dropped then. Stays empty when no push
+    # was sent or none was delivered, so the e-mail goes out as before.
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -96,3 +100,33 @@ class Notice(models.Model):
     def message(self) -> str:
         """The notice in the active language."""
         return gettext(self.text) % self.params if self.params else self.text
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its PushSubscription.toJSON()): where the push service
+    takes messages for it and the keys they are encrypted with, and what this device wants to hear.
+    A player has one per device (browser profile) that turned push messages on."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # The push service's address for this browser; a browser has one per site, so it names the device.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the browser's public key (base64url, 65 bytes)
+    auth = models.CharField(max_length=40)  # its authentication secret (base64url, 16 bytes)
+    device = models.CharField(max_length=80, blank=True)  # a label for the settings page, from the User-Agent
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)  # the last message a push service took
+    # What this device is told (notices.push.KINDS): each can be switched off on the settings page.
+    turn = models.BooleanField(default=True, verbose_name=_("Your turn"))
+    invitation = models.BooleanField(default=True, verbose_name=_("Invitations to a table"))
+    group = models.BooleanField(default=True, verbose_name=_("Added to a group"))
+    tournament = models.BooleanField(default=True, verbose_name=_("Tournament rounds"))
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id} ({self.device})"
+
+    @property
+    def info(self) -> dict:
+        """The subscription as pywebpush takes it (the browser's own toJSON() shape)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

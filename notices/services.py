@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from games.live.selectors import connected_usernames
 from games.models import Game, Seat
-from notices import feed
+from notices import feed, push
 from notices.feed import tell_users_on_commit
 from notices.models import Preferences, TurnMail, preferences_of
 
@@ -41,18 +41,77 @@ def someone_waits(game: Game, user) -> bool:
     return Seat.objects.filter(game=game, user__computer="").exclude(user=user).exists()
 
 
-def promise(game: Game, user, now=None) -> None:
+def promise(game: Game, user, now=None, *, left: bool = False) -> None:
     """The e-mail about the current turn, due after the game's delay from now (once per turn), if
-    another person waits for it."""
+    another person waits for it; and at once a push message to the player's devices that take turns,
+    unless they are on a page of the site (which tells them) or ``left`` it just now (the game's page,
+    during their turn: that page's pings say nothing of the others)."""
     now = now or timezone.now()
     if game.turn_started_at is None or not someone_waits(game, user):
         return
-    TurnMail.objects.get_or_create(
+    mail, created = TurnMail.objects.get_or_create(
         game=game,
         user=user,
         turn_started_at=game.turn_started_at,
         defaults={"due_at": now + timedelta(seconds=turn_mail_delay(game))},
     )
+    if created and (left or not on_a_page(user, now)):
+        push_turn(mail, game, user)
+
+
+def on_a_page(user, now) -> bool:
+    """Whether the player's notices socket (any page of the site) pinged within the presence timeout."""
+    return _on_site(user, now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
+
+
+# --- push messages (notices.push sends them; the settings page switches each kind per device) --------
+
+
+def push_turn(mail: TurnMail, game: Game, user) -> int:
+    """'Your turn' to the player's devices, in the turn's transaction; the e-mail stays pending and is
+    dropped by the sweep if a push service took the message (TurnMail.pushed_at), sent when due if
+    none did. One tag per turn: a device shows one message for it."""
+    turn = int(mail.turn_started_at.timestamp())
+    with speaking(user):
+        message = push.payload(
+            title=_("Your turn in %(game)s #%(number)s") % {"game": game.kind_name, "number": game.pk},
+            body=_("The other players are waiting for your move."),
+            url=game.get_absolute_url(),
+            tag=f"turn-{game.pk}-{turn}",
+        )
+    return push.enqueue(user, "turn", message, turn_mail=mail)
+
+
+def invited_to_table(user, game: Game, by) -> int:
+    """A player was invited to a seat at ``game`` by ``by``. Ready for an invitation addressed to one
+    player (today the site's invitations are links that a host shares; nothing calls this yet)."""
+    if by is not None and by.pk == user.pk:
+        return 0
+    with speaking(user):
+        message = push.payload(
+            title=_("An invitation to a table"),
+            body=_("%(player)s invites you to play %(game)s.")
+            % {"player": by.username if by else game.creator.username, "game": game.kind_name},
+            url=game.get_absolute_url(),
+            tag=f"invitation-{game.pk}",
+        )
+    return push.enqueue(user, "invitation", message)
+
+
+def tournament_round(user, game: Game) -> int:
+    """A tournament round that needs ``user`` has its game ready. For the tournaments to come: none
+    exist yet, so nothing calls this. Never for a game in which nobody waits for them."""
+    if not someone_waits(game, user):
+        return 0
+    with speaking(user):
+        message = push.payload(
+            title=_("Your tournament round"),
+            body=_("Your game of the next round is ready: %(game)s #%(number)s.")
+            % {"game": game.kind_name, "number": game.pk},
+            url=game.get_absolute_url(),
+            tag=f"tournament-{game.pk}",
+        )
+    return push.enqueue(user, "tournament", message)
 
 
 def read_recent(user) -> list:
@@ -71,7 +130,7 @@ def left_table(game_id: int, user) -> None:
     # One query, and only a game whose turn is this player's (as lobby.games_waiting_for asks).
     game = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING, state__current=user.username).first()
     if game is not None:
-        promise(game, user)
+        promise(game, user, left=True)
 
 
 def game_started(game: Game) -> None:
@@ -99,6 +158,14 @@ def added_to_group(group, user, by) -> None:
         text = gettext_noop("%(player)s added you to the group %(group)s.")
         feed.tell(user, text, url, {"player": by.username, "group": group.name})
         tell_users_on_commit([user.username])
+        with speaking(user):
+            message = push.payload(
+                title=_("Added to a group"),
+                body=_(text) % {"player": by.username, "group": group.name},
+                url=url,
+                tag=f"group-{group.pk}",
+            )
+        push.enqueue(user, "group", message)
 
 
 def _at_table(game: Game, user) -> bool:
@@ -151,6 +218,8 @@ def deliver(mail_id: int) -> str:
             )
             if mail is None:
                 return "taken"
+            if push.outstanding(mail.pk):
+                return "waiting for its push"  # still pending: a later sweep decides
             why = _reason_to_drop(mail)
             if why:
                 mail.status, mail.why = TurnMail.Status.DROPPED, why
@@ -173,6 +242,8 @@ def _reason_to_drop(mail: TurnMail) -> str:
         return "the turn is over"
     if game.current_player != user.username:
         return "no longer their turn"
+    if mail.pushed_at is not None:
+        return "told by push"
     if not user.email or not user.is_active:
         return "no address"
     if not preferences_of(user).email_turns:

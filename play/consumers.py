@@ -31,10 +31,8 @@ from games.live.sockets import (
     CLOSE_UNAVAILABLE,
     NoConnectionHop,
     parse,
-    unwrapped,
 )
 from games.tables import services
-from infra import gc_tuning
 from infra.jsontext import dumps
 from infra.ratelimit import ConnectionLimiter, Refusal
 from ratings import selectors as rating_selectors
@@ -68,7 +66,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
     # --- connection ------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.user = unwrapped(self.scope.get("user"))
+        self.user = self.scope.get("user")
         # An id past MAX_ID never gets here: the route (infra.params) sends it to NoSuchPathConsumer.
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = group_name(self.game_id)
@@ -96,7 +94,6 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.joined = True
         await self.accept()
-        gc_tuning.socket_opened()
         self.sent_seq = snapshot["seq"]
         catchup.opened(self)
         await self.send_json(snapshot)
@@ -107,7 +104,6 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.joined = False
         catchup.closed(self)
-        gc_tuning.socket_closed()
         await self._layer_call("group_discard", self.group, self.channel_name)
         connected = await database_sync_to_async(presence.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user

@@ -14,6 +14,8 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 
+from infra import layer
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 env = environ.Env()
@@ -173,6 +175,17 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TURN_MAIL_DAYS_AFTER = env.int("TURN_MAIL_DAYS_AFTER", default=120)
 # How often the worker looks for e-mails that have become due (seconds).
 NOTICE_SWEEP_EVERY = env.int("NOTICE_SWEEP_EVERY", default=30)
+# Web Push (notices/push.py): the VAPID key pair that signs the site's push messages (base64url: the
+# private key's 32 bytes, the public key's 65 of an uncompressed P-256 point, which the browsers take as
+# applicationServerKey), and the contact the push services may write to. In production they come from
+# the environment; `make run` makes a pair once with `manage.py vapid_keys` into VAPID_KEYS_FILE
+# (git-ignored), read when the environment gives none. With neither, the site sends no push messages.
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:dice@localhost")
+VAPID_KEYS_FILE = BASE_DIR / "vapid-keys.json"
+# Seconds a push service keeps a message for a device that is offline (after that the e-mail tells).
+PUSH_TTL = 24 * 3600
 # Computer players (games/computers): the worker plays each of their actions. Seconds before it does when a
 # person watches the game (so that each roll reaches the screens at a human pace), and when nobody does.
 COMPUTER_PAUSE = env.float("COMPUTER_PAUSE", default=1.2)
@@ -193,12 +206,12 @@ if sys.argv[1:2] == ["worker"]:
     DB_POOL_TIMEOUT = min(DB_POOL_TIMEOUT, WORKER_DB_OUTAGE_LIMIT / 2)
 
 REDIS_URL = env("REDIS_URL", default="")
-# With Redis, the pub/sub layer: it fans a group message out with one PUBLISH instead of one
-# list push per member, holds one connection per process (no pool to exhaust when hundreds of
-# sockets connect at once) and measured about twice the throughput of RedisChannelLayer on this
-# hardware. It keeps no backlog for a socket that is gone, which the protocol's `sync` covers. Ours
-# (infra/layer.py) adds sending a move's group messages in one round trip.
-CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="infra.layer.PubSubLayer")
+# With Redis, the pub/sub layer, as channels-redis ships it: it fans a group message out with one
+# PUBLISH instead of one list push per member, holds one connection per process (no pool to exhaust
+# when hundreds of sockets connect at once) and measured about twice the throughput of
+# RedisChannelLayer on this hardware. It keeps no backlog for a socket that is gone, which the
+# protocol's `sync` and games.live.catchup cover.
+CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer")
 
 
 def _site_key(database_name) -> str:
@@ -219,7 +232,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": CHANNEL_LAYER_BACKEND,
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
+            "CONFIG": {
+                # redis-py's public connect hook: infra.layer tells games.live.catchup when a
+                # connection (a subscribing one among them) came back after Redis was lost.
+                "hosts": [{"address": REDIS_URL, "redis_connect_func": layer.connected}],
+                "prefix": CHANNEL_LAYER_PREFIX,
+            },
         }
     }
 else:
@@ -307,6 +325,9 @@ CONTENT_SECURITY_POLICY = {
         # data: for the favicon with the count of notices drawn on it (static/js/notices.js).
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # The installable app's manifest and service worker (play/pwa.py).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],
@@ -341,28 +362,12 @@ AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not recorded
 AXES_VERBOSE = False
 # No admin pages for axes' tables: `manage.py axes_list_attempts` lists locks, axes_reset_username lifts one.
 AXES_ENABLE_ADMIN = False
-# The websockets' per-user counters (infra/ratelimit.py), shared by every server process, live in
-# this cache: in-process memory on the embedded default (one process), Redis when REDIS_URL is set, so
-# that limits hold across daphne replicas. Short socket timeouts: if Redis is down the limits fail open
-# (logged) instead of stalling play.
-RATE_LIMIT_CACHE = "ratelimit"
+# The shared rate limits (infra/ratelimit.py: the websockets' per-user counts, sign-ups, password
+# resets, chat), counted by the `limits` library in this storage: Redis when REDIS_URL is set, so that
+# limits hold across daphne replicas, else in-process memory (the embedded default: one process). Short
+# socket timeouts: if Redis is down the limits fail open (logged) instead of stalling play.
+RATE_LIMIT_STORAGE = REDIS_URL or "memory://"
+RATE_LIMIT_SOCKET_TIMEOUT = 0.5
 # Two sites on one Redis database would otherwise count each other's sign-ups and chat (user ids repeat).
 RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default=f"dicehall-{SITE_KEY}")
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    RATE_LIMIT_CACHE: (
-        {
-            # django-redis: one connection pool per process, shared by every websocket's cache object.
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
-            "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
-        }
-        if REDIS_URL
-        else {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "ratelimit",
-            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
-        }
-    ),
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

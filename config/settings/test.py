@@ -45,7 +45,6 @@ WHITENOISE_USE_FINDERS = True
 # key prefix; daphne subprocesses started by a test are given the test's prefix explicitly).
 if "RATE_LIMIT_KEY_PREFIX" not in os.environ:
     RATE_LIMIT_KEY_PREFIX = f"test-{os.getpid()}"
-    CACHES["ratelimit"]["KEY_PREFIX"] = RATE_LIMIT_KEY_PREFIX  # noqa: F405
 
 # Every sign-up of a test run comes from 127.0.0.1 (the journeys alone make dozens): the limit stays on,
 # high enough for the suite; tests/accounts/test_signup_limit.py checks it with a small one.
@@ -54,3 +53,7 @@ SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=10_000)  # 
 # The test process imports config.asgi too: leave its garbage collector as Python sets it (the daphne
 # processes the browser tests start read SERVER_GC_TUNING from their environment).
 SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=False)  # noqa: F405
+
+# A local push service (web-push-testing, plain http on this machine) whose endpoints the browser
+# journeys may subscribe to; production accepts https push services elsewhere only (notices.subscriptions).
+PUSH_TEST_SERVICE = env("PUSH_TEST_SERVICE", default="")  # noqa: F405

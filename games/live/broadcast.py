@@ -123,10 +123,9 @@ async def publish(messages: list[tuple[str, dict]]) -> None:
     """Send collected (group, layer message) pairs from the event loop, each group's in order.
 
     Calls return to the loop in the order their database thread finished them (each game has one
-    thread). A later call must not overtake an earlier one while it waits on the channel layer: on
-    Redis the layer's shard lock, first come first served, keeps them in order (infra.layer);
-    elsewhere a lock per group does. A failed send is logged and sent again (``_Backlog``); the
-    calls made meanwhile wait behind it.
+    thread). A later call must not overtake an earlier one while it waits on the channel layer: a
+    lock per group, first come first served, keeps them in order. A failed send is logged and sent
+    again (``_Backlog``); the calls made meanwhile wait behind it.
     """
     if not messages:
         return
@@ -140,14 +139,8 @@ async def _deliver(messages: list[tuple[str, dict]], quiet: bool = False) -> boo
     """Send the messages; False (logged unless ``quiet``) if the channel layer failed or timed out.
     Some of them may have gone out all the same: a client drops an event whose seq it has."""
     layer = get_channel_layer()
-    send_many = getattr(layer, "group_send_many", None)
+    loop = asyncio.get_running_loop()
     try:
-        if send_many is not None:
-            # One round trip for all of them (infra.layer); its shard's lock keeps the calls' order.
-            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
-                await send_many(messages)
-            return True
-        loop = asyncio.get_running_loop()
         for group, message in messages:
             key = (id(loop), group)
             lock = _locks.get(key)

@@ -1,15 +1,16 @@
 """What every websocket of the site shares (the game's, play.consumers, and the notices', notices.consumers):
-the close codes, the user behind Channels' lazy one, a dispatch without Channels' database hop, the
-parsing of a frame, and the consumer that refuses any other path."""
+the close codes, the authentication that puts the user itself in the scope, a dispatch without Channels'
+database hop, the parsing of a frame, and the consumer that refuses any other path."""
 
 from __future__ import annotations
 
 import json
 
+from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
-from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import Sentence
@@ -20,14 +21,17 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is down: try again later
 
 
-def unwrapped(user):
-    """The user behind Channels' lazy ``scope["user"]``: every attribute read through the proxy is a
-    call of its own, and a move reads the user's several times (docs/BENCHMARKS.md)."""
-    if not isinstance(user, LazyObject):
-        return user
-    if user._wrapped is empty:
-        user._setup()
-    return user._wrapped
+class UserMiddleware(AuthMiddleware):
+    """Channels' AuthMiddleware, with the user itself in ``scope["user"]`` instead of a lazy proxy to
+    it: every attribute read through the proxy is a call of its own, and a move reads the user's
+    several times (docs/BENCHMARKS.md). The session is read at the handshake, as Channels' does."""
+
+    async def resolve_scope(self, scope) -> None:
+        scope["user"] = await get_user(scope)
+
+
+def UserMiddlewareStack(inner):
+    return CookieMiddleware(SessionMiddleware(UserMiddleware(inner)))
 
 
 class NoSuchPathConsumer(AsyncWebsocketConsumer):

@@ -90,45 +90,57 @@ def server_env(django_db_setup, django_db_blocker, dice_script):
         # A turn of a game over days is mailed a second after it passes to a player away from the site.
         "TURN_MAIL_DAYS_AFTER": "1",
         # The served process's garbage collector as in production (infra/gc_tuning.py): start-up
-        # objects and settled sockets frozen (the test settings leave the test process's alone).
+        # objects frozen (the test settings leave the test process's alone).
         "SERVER_GC_TUNING": "1",
     }
+
+
+class Daphne:
+    """A daphne process serving the test database on a free port (``url``), until ``stop()``."""
+
+    def __init__(self, env: dict, log_name: str = "daphne-browser.log") -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        artifacts = ROOT / "artifacts"
+        self.log = open(artifacts / log_name, "w") if artifacts.is_dir() else None  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env={**env, "SITE_URL": self.url},
+            stdout=self.log or subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:  # noqa: S310 - ours
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.proc.kill()
+                pytest.fail(f"daphne did not come up on {self.url}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self.log:
+            self.log.close()
+            self.log = None
 
 
 @pytest.fixture(scope="session")
 def server(server_env):
     """A daphne process serving the test database; yields its base URL."""
-    port = _free_port()
-    env = {**server_env, "SITE_URL": f"http://127.0.0.1:{port}"}
-    log = open(ROOT / "artifacts" / "daphne-browser.log", "w") if (ROOT / "artifacts").is_dir() else None  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log or subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:  # noqa: S310 - our own server
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"daphne did not come up on {url}")
-        time.sleep(0.2)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    if log:
-        log.close()
+    daphne = Daphne(server_env)
+    yield daphne.url
+    daphne.stop()
 
 
 @pytest.fixture

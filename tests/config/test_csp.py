@@ -20,6 +20,8 @@ STRICT = {
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],  # the favicon with the notices' count (static/js/notices.js)
     "connect-src": ["'self'"],
+    "manifest-src": ["'self'"],  # the installable app's (play/pwa.py)
+    "worker-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

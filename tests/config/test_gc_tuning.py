@@ -1,8 +1,6 @@
 """infra/gc_tuning.py: what a served process does to its garbage collector."""
 
-import asyncio
 import gc
-import weakref
 
 import pytest
 
@@ -51,46 +49,3 @@ class Cycle:
 
     def __init__(self) -> None:
         self.me = self
-
-
-@pytest.fixture
-def sockets(settings, restore_gc, monkeypatch):
-    settings.SERVER_GC_TUNING = True
-    monkeypatch.setattr(gc_tuning, "SETTLE", 0.01)
-    monkeypatch.setattr(gc_tuning, "RECLAIM_MIN", 4)
-
-
-async def test_an_open_sockets_objects_are_frozen_once_the_connections_settle(sockets):
-    gc.unfreeze()
-    kept_by_a_socket = Cycle()
-    gc_tuning.socket_opened()
-    assert any(obj is kept_by_a_socket for obj in gc.get_objects())  # not before it settles
-
-    await asyncio.sleep(0.05)
-
-    assert not any(obj is kept_by_a_socket for obj in gc.get_objects())
-
-
-async def test_frozen_garbage_is_collected_once_enough_sockets_have_come_and_gone(sockets):
-    gc_tuning.socket_opened()
-    await asyncio.sleep(0.05)
-    left_by_a_closed_socket = Cycle()
-    gone = weakref.ref(left_by_a_closed_socket)
-    gc.freeze()
-    del left_by_a_closed_socket
-    gc.collect()
-    assert gone() is not None  # frozen: no collection sees it
-
-    for _ in range(4):  # RECLAIM_MIN sockets' churn since the last full collection
-        gc_tuning.socket_closed()
-
-    assert gone() is None
-    assert gc.get_freeze_count() > 0  # what lives on is frozen again
-
-
-def test_sockets_leave_the_collector_alone_when_tuning_is_off(settings, restore_gc):
-    settings.SERVER_GC_TUNING = False
-    frozen = gc.get_freeze_count()
-    gc_tuning.socket_opened()
-    gc_tuning.socket_closed()
-    assert gc.get_freeze_count() == frozen

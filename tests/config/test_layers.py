@@ -41,23 +41,9 @@ KNOWN_CIRCLES: set[frozenset[str]] = set()
 # library) that our code reads or writes, as (file, attribute). Issue 33's goal is none; the list may
 # only shrink.
 KNOWN_PRIVATE: set[tuple[str, str]] = {
-    # Django's model state (instance._state.adding)
-    ("accounts/models.py", "_state"),
-    # Django's lazy object behind Channels' scope["user"]
-    ("games/live/sockets.py", "_setup"),
-    ("games/live/sockets.py", "_wrapped"),
-    # channels-redis 4.3's pub/sub layer, its shards and their connection (requirements/base.txt pins it)
-    ("infra/layer.py", "_ensure_receiver"),
-    ("infra/layer.py", "_ensure_redis"),
-    ("infra/layer.py", "_get_group_channel_name"),
-    ("infra/layer.py", "_get_layer"),
-    ("infra/layer.py", "_get_shard"),
-    ("infra/layer.py", "_lock"),
-    ("infra/layer.py", "_pubsub"),
-    ("infra/layer.py", "_redis"),
-    ("infra/layer.py", "_shards"),
-    ("infra/layer.py", "_subscribed_to"),
-    # the standard library's gettext catalogue, and Django's JavaScriptCatalog's count of plural forms
+    # the standard library's gettext catalogue, and Django's JavaScriptCatalog's count of plural forms:
+    # the pages need every string of the project's server catalogue (engines' box labels and colours
+    # among them), and neither library has a public way to list a catalogue's entries
     ("play/i18n.py", "_catalog"),
     ("play/i18n.py", "_num_plurals"),
 }
@@ -66,15 +52,12 @@ KNOWN_PRIVATE: set[tuple[str, str]] = {
 # third-party module or class, or a method of a third-party object replaced by a function of ours. A
 # plain value set on a library's object (a form field's `required`) is not listed. The goal is none;
 # the list may only shrink.
-KNOWN_PATCHES: set[tuple[str, str]] = {
-    # channels-redis's shards: their subscribe and unsubscribe replaced by our queue's
-    ("infra/layer.py", "subscribe"),
-    ("infra/layer.py", "unsubscribe"),
-}
+KNOWN_PATCHES: set[tuple[str, str]] = set()
 
 # Names with a leading underscore that their library documents as public API: Django's model _meta API
-# (docs: ref/models/meta) and namedtuple's methods (named so "to prevent conflicts with field names").
-DOCUMENTED = {"_meta", "_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+# (docs: ref/models/meta), a model instance's _state (docs: ref/models/instances, "Model._state") and
+# namedtuple's methods (named so "to prevent conflicts with field names").
+DOCUMENTED = {"_meta", "_state", "_replace", "_asdict", "_fields", "_make", "_field_defaults"}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -899,8 +882,7 @@ def _helper():
         "_config",
         "_get_shard",
         "_lock",
-        "_state",
-        "_default_manager",
+        "_default_manager",  # not _state nor _meta: Django documents both
         "_wrapped",
         "_catalog",
         "_private_method",

@@ -17,7 +17,10 @@ PROBE = (
     "print(json.dumps({'db': settings.DATABASES['default']['ENGINE'], "
     "'name': str(settings.DATABASES['default']['NAME']), "
     "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
-    "'hosts': settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts'), "
+    "'hosts': [h['address'] if isinstance(h, dict) else h "
+    "for h in settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts') or []] or None, "
+    "'connect': [h['redis_connect_func'].__module__ + '.' + h['redis_connect_func'].__name__ "
+    "for h in settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts') or []], "
     "'debug': settings.DEBUG}))"
 )
 
@@ -52,8 +55,9 @@ def test_database_url_selects_postgresql():
 
 def test_redis_url_selects_pubsub_layer():
     s = settings_for("config.settings.local", REDIS_URL="redis://cache.example:6379/2")
-    assert s["layer"] == "infra.layer.PubSubLayer"
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"  # as shipped (issue 33)
     assert s["hosts"] == ["redis://cache.example:6379/2"]
+    assert s["connect"] == ["infra.layer.connected"]
 
 
 def test_layer_class_can_be_overridden():
@@ -100,7 +104,8 @@ def test_production_passes_check_deploy_without_warnings():
 MOVE_PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({k: getattr(settings, k) for k in "
-    "('WS_ASYNC_MOVES', 'WS_DB_THREADS', 'CHANNEL_LAYERS', 'WS_MAX_MESSAGE_BYTES', 'DATABASES')}))"
+    "('WS_ASYNC_MOVES', 'WS_DB_THREADS', 'CHANNEL_LAYERS', 'WS_MAX_MESSAGE_BYTES', 'DATABASES')}, "
+    "default=lambda f: f.__module__ + '.' + f.__qualname__))"
 )
 
 

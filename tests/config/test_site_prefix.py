@@ -15,9 +15,9 @@ import subprocess
 import sys
 
 import pytest
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from config.settings.base import BASE_DIR
-from infra.layer import PubSubLayer
 
 
 def default_prefixes(database_url: str, redis_url: str) -> dict:
@@ -49,8 +49,8 @@ async def test_a_second_site_on_the_same_redis_server_is_not_heard(own_redis):
     ours = await asyncio.to_thread(default_prefixes, "postgres://db/dicehall", own_redis.url)
     theirs = await asyncio.to_thread(default_prefixes, "postgres://db/dicehall_other", own_redis.url)
     port = own_redis.port
-    our_layer = PubSubLayer(hosts=[f"redis://127.0.0.1:{port}/0"], prefix=ours[0])
-    their_layer = PubSubLayer(hosts=[f"redis://127.0.0.1:{port}/1"], prefix=theirs[0])
+    our_layer = RedisPubSubChannelLayer(hosts=[f"redis://127.0.0.1:{port}/0"], prefix=ours[0])
+    their_layer = RedisPubSubChannelLayer(hosts=[f"redis://127.0.0.1:{port}/1"], prefix=theirs[0])
     try:
         channel = await our_layer.new_channel()
         await our_layer.group_add("game.1", channel)

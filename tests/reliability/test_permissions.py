@@ -274,6 +274,10 @@ GET_CASES = [
     Case("notice-settings", url("notices:settings"), signed_in(200)),
     Case("unsubscribe-bad-token", url("notices:unsubscribe", lambda w: ["not-a-token"]), roles(400)),
     Case("unsubscribe", url("notices:unsubscribe", lambda w: [w.unsubscribe_token]), roles(200)),
+    # Push messages: the settings page's script and forms POST (tests/push/test_push_views.py).
+    Case("push-subscribe-get", url("notices:push_subscribe"), signed_in(405)),
+    Case("push-unsubscribe-get", url("notices:push_unsubscribe"), signed_in(405)),
+    Case("push-device-get", url("notices:push_device", lambda w: [1]), signed_in(405)),
 ]
 
 NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absence_limit": "120", "group": ""}

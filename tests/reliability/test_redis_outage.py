@@ -176,18 +176,11 @@ async def test_actions_survive_a_channel_layer_outage(make_user, daphne, own_red
 
 @pytest.fixture
 def limits_on(settings):
-    """Point the rate limits' shared cache at a given redis-server (a key prefix of the test's own)."""
+    """Point the rate limits' shared storage at a given redis-server (a key prefix of the test's own)."""
 
     def point(redis) -> None:
-        settings.CACHES = {
-            **settings.CACHES,
-            settings.RATE_LIMIT_CACHE: {
-                "BACKEND": "django_redis.cache.RedisCache",
-                "LOCATION": redis.url,
-                "KEY_PREFIX": f"failopen-{uuid.uuid4().hex}",
-                "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
-            },
-        }
+        settings.RATE_LIMIT_STORAGE = redis.url
+        settings.RATE_LIMIT_KEY_PREFIX = f"failopen-{uuid.uuid4().hex}"
 
     return point
 
@@ -292,6 +285,53 @@ async def test_table_chat_fails_open_while_redis_is_stopped(make_user, own_redis
         lambda: list(Message.objects.filter(game_id=game.pk).values_list("text", flat=True))
     )()
     assert sorted(texts) == [f"still here {n}" for n in range(3)]
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_socket_limits_fail_open_without_stalling_the_event_loop_while_redis_hangs(
+    make_user, own_redis, limits_on, settings
+):
+    """The per-user counts of a socket's frames (limits.aio on Redis) hold while Redis answers; once it
+    hangs (SIGSTOP) a frame waits at most a short timeout, on the event loop without blocking it, then
+    the limit fails open for every frame that follows; once Redis is back the limit holds again."""
+    limits_on(own_redis)
+    settings.WS_RATE_USER_MESSAGES_PER_10S = 2
+    ann = await database_sync_to_async(make_user)("ann")
+    game = await database_sync_to_async(
+        lambda: services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
+    )()
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    comm.scope["user"] = ann
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_json_from(timeout=5))["type"] == "snapshot"
+
+    async def ping() -> str:
+        await comm.send_json_to({"type": "ping"})
+        while (frame := await comm.receive_json_from(timeout=10))["type"] not in ("pong", "error"):
+            pass
+        return frame.get("code", "pong")
+
+    assert [await ping() for _ in range(3)] == ["pong", "pong", "rate_limited"]
+    gaps = []
+
+    async def tick() -> None:  # how long the event loop goes without running a callback
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(0.01)
+            gaps.append(time.monotonic() - before)
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.to_thread(own_redis.pause)
+    started = time.monotonic()
+    assert [await ping() for _ in range(3)] == ["pong"] * 3
+    assert time.monotonic() - started < ratelimit.REDIS_TIMEOUT + 1
+    ticker.cancel()
+    assert max(gaps) < 0.25, max(gaps)
+    await asyncio.to_thread(own_redis.resume)
+    ratelimit._broken_until = 0.0
+    assert await ping() == "rate_limited"
     await comm.disconnect()
 
 

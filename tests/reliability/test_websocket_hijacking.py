@@ -2,10 +2,10 @@
 
 A page on another site can make a browser open a websocket to us carrying our session cookie; only the
 Origin header tells. config.asgi wraps every socket in config.websocket_origin.SiteOriginValidator and
-AuthMiddlewareStack: these tests go through config.asgi.application itself, and once through a real
-daphne to see the handshake refused on the wire. The rule is Django's CSRF rule for forms: the Origin
-must be the site's own, whole (scheme, host and port as the connection has them, no userinfo), or one of
-CSRF_TRUSTED_ORIGINS (issue 31).
+the session authentication (UserMiddlewareStack): these tests go through config.asgi.application itself,
+and once through a real daphne to see the handshake refused on the wire. The rule is Django's CSRF rule
+for forms: the Origin must be the site's own, whole (scheme, host and port as the connection has them, no
+userinfo), or one of CSRF_TRUSTED_ORIGINS (issue 31).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -23,6 +22,7 @@ from websockets.exceptions import InvalidStatus
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 from config.websocket_origin import SiteOriginValidator
+from games.live.sockets import UserMiddlewareStack
 from tests.protocol import check_server_frame
 from tests.reliability import world as W
 from tests.reliability.conftest import session_cookie
@@ -165,7 +165,7 @@ async def test_csrf_trusted_origins_are_accepted_as_django_reads_them(seated, se
     """Behind a proxy that does not pass the port on (nginx's $host), the browser's Origin names a port
     the Host lacks: CSRF_TRUSTED_ORIGINS lets it in, for sockets as for forms, whole or by wildcard."""
     settings.CSRF_TRUSTED_ORIGINS = ["https://localhost:8443", "https://*.dice.example"]
-    app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+    app = SiteOriginValidator(UserMiddlewareStack(URLRouter(websocket_urlpatterns)))
     cookie, sockets = await seated()
     for where in sockets:
         for origin in (b"https://localhost:8443", b"https://play.dice.example", b"https://dice.example"):
