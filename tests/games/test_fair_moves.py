@@ -118,3 +118,29 @@ def test_a_game_without_a_server_seed_rolls_the_systems_dice(make_user):
     services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "roll", "keep": []})
     game.refresh_from_db()
     assert game.fair_dice_info() is None and len(game.actions.get().dice[0]) == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_tried_on_a_stale_row_gets_the_dice_of_the_seq_it_is_stored_with(make_user):
+    """On PostgreSQL a move is first tried on the row as the process last knew it (games.live.moves): when
+    the row has moved on, the long way makes it with the next seq, and derives that seq's dice rather
+    than reusing the attempt's (which are the dice of the seq it expected)."""
+    from django.db import connection, transaction
+
+    from games.live import moves
+
+    if connection.vendor != "postgresql":
+        pytest.skip("moves are tried on a known row on PostgreSQL only")
+    ann = make_user("ann")
+    game = services.game_create(creator=ann, kind="triple-quintzee", seats=1)
+    roll = {"type": "roll", "hold": []}
+    first = services.game_apply_action(game_id=game.pk, user=ann, client_id="r1", action=roll)
+    services.game_apply_action(game_id=game.pk, user=ann, client_id="r2", action=roll)  # the row moves on
+    with transaction.atomic():
+        decision = moves.decide(game_id=game.pk, user=ann, client_id="r3", action=roll, known=first.known)
+        outcome = moves.run_sync(decision)
+    assert outcome.seq == 3
+    game.refresh_from_db()
+    assert check_every_roll(game) == 3
+    dice = {a.seq: a.dice for a in game.actions.all()}
+    assert dice[3] != dice[2]
