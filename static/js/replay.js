@@ -141,7 +141,7 @@ show(step);
 const fairLine = document.getElementById("fair-check");
 
 function dieText(roll) {
-  return roll.map((d) => (Array.isArray(d) ? `${d[0]} ${gettext(d[1])}` : String(d))).join(", ");
+  return `[${roll.map((d) => (Array.isArray(d) ? `${d[0]} ${gettext(d[1])}` : String(d))).join(", ")}]`;
 }
 
 async function checkFairDice() {
