@@ -32,6 +32,11 @@ def trio(make_user):
     return make_user("ann"), make_user("bob"), make_user("cid")
 
 
+@pytest.fixture
+def solo_player(make_user):
+    return make_user("ann")
+
+
 @database_sync_to_async
 def reload(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
@@ -102,3 +107,17 @@ async def test_no_frame_of_a_game_in_progress_holds_the_seed_and_the_end_reveals
         )
     for client in [*clients.values(), spectator]:
         await client.close()
+
+
+async def test_a_hint_holds_no_seed(solo_player):
+    """The Hint button's answer (the coach's expert) is worked out from the state alone."""
+    ann = solo_player
+    game = await database_sync_to_async(services.game_create)(creator=ann, kind="painted-dicez", seats=1)
+    tab = Client(ann, game.pk)
+    await tab.open()
+    assert (await tab.act({"type": "roll", "hold": []}))["type"] == "ack"
+    await tab.comm.send_json_to({"type": "ask_hint"})
+    await tab.next("hint", wait=30)
+    await tab.drain()
+    assert all(game.server_seed not in json.dumps(m) for m in tab.received)
+    await tab.close()
