@@ -94,3 +94,29 @@ def test_the_seeds_the_replays_check_and_a_tampered_roll(players, login_as, shot
     shot(page, "replay-fair-dice-mismatch-1280")
     assert fair_dice.commitment(game.server_seed) == game.seed_commitment
     watch.check()
+
+
+def test_the_end_reveals_the_seed_on_the_open_game_page(players, login_as):
+    """The page that watches the game end shows the server seed without a reload: the ending event
+    carries it (docs/protocol.md); before, the page holds the commitment alone."""
+    ann, bob = players
+    game = off_loop(services.game_create, creator=ann, kind="farkle", seats=2)
+    off_loop(services.game_join, game_id=game.pk, user=bob)
+    off_loop(services.game_start, game_id=game.pk, user=ann)
+    watch = ConsoleWatch()
+    page = watch.watch(login_as(bob), "bob")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#fair-revealed")).to_be_hidden()
+    expect(page.locator("#fair-server-seed")).to_have_text("")
+    assert game.server_seed not in page.content()
+    page.click("#resign-button")
+    page.click("#resign-confirm")
+    expect(page.locator("#g-end .verdict")).to_contain_text("ann wins")
+    expect(page.locator("#fair-server-seed")).to_have_text(game.server_seed)
+    # Inside the panel (a closed <details> until the reader opens it).
+    assert page.locator("#fair-revealed").evaluate("el => el.hidden") is False
+    assert page.locator("#fair-pending").evaluate("el => el.hidden") is True
+    page.locator("#fair-dice summary").click()
+    expect(page.locator("#fair-revealed")).to_be_visible()
+    expect(page.locator("#fair-pending")).to_be_hidden()
+    watch.check()
