@@ -90,7 +90,7 @@ async def one_round(prepared: bool, moves: int, ids: tuple, tag: str, known=Fals
     now = datetime.now(UTC)
     async with await psycopg.AsyncConnection.connect(**move_async.connection_kwargs()) as conn:
         if prepared:
-            await conn.execute(move_sql.PREPARE_SQL)
+            await conn.execute(move_sql.prepare_sql())
         text = move_sql.prepared_sql if prepared else move_sql.sql
         load_sql = f"BEGIN;{text('game')};{text('mover')}"
         write_sql = f"{text('insert')};{text('update')};COMMIT"

@@ -27,6 +27,11 @@ def group_members(model) -> None:
     _membership = model
 
 
+def membership_table() -> str | None:
+    """The table of the registered membership model (hand-written statements name it), if any."""
+    return _membership._meta.db_table if _membership is not None else None
+
+
 def watchable(user, via: str = "") -> Q:
     """The games ``user`` may see, as a condition on a query of games, or of rows that lead to one
     through ``via`` ("game" for seats, "seat__game" for a seat's review). Exists, not joins: a row

@@ -11,7 +11,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
-from games import i18n, rules
+from games import fair_dice, i18n, rules
 from games.rules import declare
 
 KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
@@ -62,6 +62,11 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # Fair dice (docs/fair-dice.md): the secret seed every die is derived from, drawn at creation and
+    # revealed only once the game is over ("" for games created before fair dice), and the seated
+    # players' client seeds in seat order, fixed when the game starts. A move reads both with the row.
+    server_seed = models.CharField(max_length=64, blank=True, default=fair_dice.new_server_seed)
+    client_seeds = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -121,6 +126,33 @@ class Game(models.Model):
     def is_solo(self) -> bool:
         return self.max_seats == 1
 
+    @property
+    def is_over(self) -> bool:
+        """Finished, abandoned or cancelled: its server seed may be revealed."""
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+    @property
+    def seed_commitment(self) -> str:
+        """The SHA-256 of the server seed, shown from the creation on ("" for a game without one)."""
+        return fair_dice.commitment(self.server_seed) if self.server_seed else ""
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The server seed once the game is over; None while it is open or being played."""
+        return self.server_seed if self.is_over and self.server_seed else None
+
+    def fair_dice_info(self) -> dict | None:
+        """The commitment, the client seeds and, once the game is over, the server seed, as the protocol,
+        the pages and the export give them; None for a game created before fair dice."""
+        if not self.server_seed:
+            return None
+        return {
+            "version": fair_dice.VERSION,
+            "commitment": self.seed_commitment,
+            "client_seeds": list(self.client_seeds or []),
+            "server_seed": self.revealed_seed,
+        }
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -135,6 +167,10 @@ class Seat(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     # Set when the game ends (the engine's FIGURES.summary): what this seat adds to the player's statistics.
     summary = models.JSONField(null=True, blank=True)
+    # The player's contribution to the game's dice (docs/fair-dice.md): made by the server when the seat
+    # is taken, replaced by the one the player's page sends until the game starts, copied to the game's
+    # client_seeds then.
+    client_seed = models.CharField(max_length=64, default=fair_dice.new_client_seed)
 
     class Meta:
         ordering = ["game", "position"]

@@ -281,8 +281,16 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         situation = await self._db(hints.hint_situation)(game_id=self.game_id, user=self.user)
         await self.send_json(await asyncio.to_thread(hints.hint_frame, *situation, self.language))
 
+    async def on_client_seed(self, message: dict) -> None:
+        """The player's own client seed for the game's dice, before the start (docs/fair-dice.md); the
+        table hears it as a `lobby` message."""
+        await self._db(services.seat_set_client_seed)(
+            game_id=self.game_id, user=self.user, seed=message.get("seed")
+        )
+
     HANDLERS = {
         "action": on_action,
+        "client_seed": on_client_seed,
         "sync": on_sync,
         "ping": on_ping,
         "say": on_chat,

@@ -6,9 +6,12 @@ and parameters.
 
 from __future__ import annotations
 
-import gettext as gettext_module
 import json
+import re
+from functools import lru_cache
+from pathlib import Path
 
+import polib
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.utils import translation
@@ -21,12 +24,30 @@ from games.rules import messages
 
 def _project_catalog(language: str) -> dict:
     """The project's own server catalogue (LOCALE_PATHS; not Django's), for the words the engines and
-    the server hand to the pages as data: event messages, box labels, colours."""
+    the server hand to the pages as data: event messages, box labels, colours. A message with plural
+    forms is the list of them. Read with polib: the standard library's gettext has no public way to
+    list a catalogue's messages."""
+    path = Path(settings.LOCALE_PATHS[0]) / to_locale(language) / "LC_MESSAGES" / "django.mo"
     try:
-        found = gettext_module.translation("django", str(settings.LOCALE_PATHS[0]), [to_locale(language)])
+        changed = path.stat().st_mtime_ns
     except OSError:
         return {}
-    return found._catalog
+    return _read_catalog(path, changed)
+
+
+@lru_cache(maxsize=8)
+def _read_catalog(path: Path, changed: int) -> dict:
+    """The compiled catalogue at ``path`` as it was when last ``changed``."""
+    compiled = polib.mofile(str(path))
+    found = re.search(r"nplurals\s*=\s*(\d+)", compiled.metadata.get("Plural-Forms", ""))
+    forms = int(found.group(1)) if found else 2
+    catalog: dict = {}
+    for entry in compiled:
+        if entry.msgid_plural:
+            catalog[entry.msgid] = [entry.msgstr_plural.get(i, "") for i in range(forms)]
+        else:
+            catalog[entry.msgid] = entry.msgstr
+    return catalog
 
 
 class SiteCatalog(JavaScriptCatalog):
@@ -47,17 +68,7 @@ class SiteCatalog(JavaScriptCatalog):
         return response
 
     def get_catalog(self) -> dict:
-        catalog = {}
-        plurals = {}
-        for key, value in _project_catalog(get_language()).items():
-            if key == "":
-                continue
-            if isinstance(key, tuple):
-                plurals.setdefault(key[0], {})[key[1]] = value
-            else:
-                catalog[key] = value
-        for msgid, forms in plurals.items():
-            catalog[msgid] = [forms.get(i, "") for i in range(self._num_plurals)]
+        catalog = dict(_project_catalog(get_language()))
         catalog.update(super().get_catalog())
         return catalog
 

@@ -17,7 +17,7 @@ from games import catalogue
 from games.access import can_watch
 from games.catalogue import GameKind
 from games.models import Game
-from games.results import replays
+from games.results import export, replays
 from games.results.highscores import PERIODS, high_scores, shown_board
 from games.results.history import finished_games
 from games.results.stats import OPPONENTS, player_stats
@@ -259,6 +259,18 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
 def highscores_json(request: HttpRequest) -> JsonResponse:
     args = _board_args(request)
     return JsonResponse(high_scores(**args))
+
+
+@login_required
+def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game as one JSON document (games.results.export), for tools/check_dice.py and anyone's own
+    checker; the server seed is in it once the game is over."""
+    game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
+    if not can_watch(game, request.user):
+        raise Http404("No such game.")
+    response = JsonResponse(export.game_export(game), json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="dicehall-game-{game.pk}.json"'
+    return response
 
 
 @login_required

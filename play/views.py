@@ -182,7 +182,29 @@ def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = Non
 @login_required
 @require_POST
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_join, _("You have a seat. Wait for the start."))
+    """A seat; with the client seed the page made in the browser (static/js/fair-seed.js), if it sent one."""
+    seed = request.POST.get("client_seed", "")
+
+    def join(*, game_id: int, user):
+        seat = services.game_join(game_id=game_id, user=user)
+        if seed:
+            services.seat_set_client_seed(game_id=game_id, user=user, seed=seed)
+        return seat
+
+    return _service_post(request, game_id, join, _("You have a seat. Wait for the start."))
+
+
+@login_required
+@require_POST
+def game_client_seed(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The player's own client seed for the game's dice, typed on the table page before the start."""
+    seed = request.POST.get("seed", "").strip()
+    return _service_post(
+        request,
+        game_id,
+        lambda **kw: services.seat_set_client_seed(seed=seed, **kw),
+        _("Your client seed is set."),
+    )
 
 
 @login_required

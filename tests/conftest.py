@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.management.base import CommandError
 from django.db import connections
 from django.test import TransactionTestCase
+from django.utils import translation
 
 from games.live import dbpool, move_async
 from tests.dice_script import write_script
@@ -96,6 +97,17 @@ def pytest_collection_modifyitems(items):
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
             item.fixturenames.append("_close_move_pool")
     items.sort(key=lambda item: item.nodeid in LAST)
+
+
+@pytest.fixture(autouse=True)
+def _language_left_as_found():
+    """A page request of a German-speaking player activates German in the test's thread
+    (accounts.middleware, Django's LocaleMiddleware), which a served process does afresh for every
+    request; in the test process it outlived the test, and a later test in the same worker (which
+    file follows which is pytest-xdist's choice) spoke German: tests/i18n/test_german_coach.py followed
+    by tests/games/rulebook/test_rulebook_shared.py failed. Each test ends with the default language."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

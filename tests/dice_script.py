@@ -23,8 +23,10 @@ class ScriptedDice:
     """A dice source (games.live.dice_source) that rolls from the script and fails loudly on any roll
     the test did not line up."""
 
+    derived = False
+
     @staticmethod
-    def roll(kind: str) -> Callable[[int], list]:
+    def roll(kind: str, game=None) -> Callable[[int], list]:
         path = Path(settings.DICE_SCRIPT_PATH)
 
         def roll(n: int) -> list:

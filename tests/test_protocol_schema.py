@@ -103,6 +103,7 @@ GOOD_CLIENT_MESSAGES = [
     {"type": "ping"},
     {"type": "say", "text": "good game"},
     {"type": "say", "id": "b-19", "text": "good game"},
+    {"type": "client_seed", "seed": "my-lucky_seed42"},
 ]
 
 BAD_CLIENT_MESSAGES = {
@@ -119,6 +120,8 @@ BAD_CLIENT_MESSAGES = {
     "ping with extra keys": {"type": "ping", "seq": 1},
     "say with an empty id": {"type": "say", "id": "", "text": "hi"},
     "unknown type": {"type": "dance"},
+    "client seed with a space": {"type": "client_seed", "seed": "my seed"},
+    "client seed of 65 characters": {"type": "client_seed", "seed": "s" * 65},
     "no type": {"seq": 3},
     "a server message": {"type": "pong"},
 }

@@ -252,11 +252,12 @@ LOGGING = {
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
 
-# Where dice come from (games/live/dice_source.py): the site knows only secrets.SystemRandom; the test
-# settings add the scripted dice of tests and e2e journeys. Not read from the environment, so that no
-# deployment can load the dice.
-DICE_SOURCES = {"system": "games.live.dice_source.SystemDice"}
-DICE_SOURCE = "system"
+# Where dice come from (games/live/dice_source.py): fair dice, derived from each game's committed server
+# seed and its players' client seeds (docs/fair-dice.md); secrets.SystemRandom for games created before
+# them. The test settings add the scripted dice of tests and e2e journeys. Not read from the environment,
+# so that no deployment can load the dice.
+DICE_SOURCES = {"system": "games.live.dice_source.SystemDice", "fair": "games.live.dice_source.FairDice"}
+DICE_SOURCE = "fair"
 
 # Live play.
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)

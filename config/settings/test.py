@@ -15,9 +15,10 @@ from .base import *  # noqa: E402, F403
 from .base import BASE_DIR, DATABASES, DICE_SOURCES  # noqa: E402
 
 # The tests' dice (tests/dice_script.py): DICE_SOURCE=scripted takes the rolls in order from the JSON
-# file DICE_SCRIPT_PATH; the servers the e2e journeys and browser tests start are given both.
+# file DICE_SCRIPT_PATH; the servers the e2e journeys and browser tests start are given both. Wherever
+# a test scripts none, it plays with production's fair dice (docs/fair-dice.md), on every backend.
 DICE_SOURCES = {**DICE_SOURCES, "scripted": "tests.dice_script.ScriptedDice"}
-DICE_SOURCE = env("DICE_SOURCE", default="system")  # noqa: F405
+DICE_SOURCE = env("DICE_SOURCE", default="fair")  # noqa: F405
 DICE_SCRIPT_PATH = env("DICE_SCRIPT_PATH", default=str(BASE_DIR / "dice-script.json"))  # noqa: F405
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -82,7 +82,7 @@ def connection_kwargs() -> dict:
     params = {key: value for key, value in params.items() if value}
     if db.get("PORT"):
         params["port"] = db["PORT"]
-    # prepare_threshold None: the move's statements are prepared by name (move_sql.PREPARE_SQL), and
+    # prepare_threshold None: the move's statements are prepared by name (move_sql.prepare_sql()), and
     # psycopg's own bookkeeping of what to prepare hashed every query text, values inlined, on every move.
     return {**params, "autocommit": True, "cursor_factory": AsyncClientCursor, "prepare_threshold": None}
 
@@ -104,7 +104,7 @@ async def _open_pool() -> AsyncConnectionPool:
 async def _prepare(conn) -> None:
     # The game row's JSON (the whole state) is parsed on every move: orjson instead of json.
     set_json_loads(loads, conn)
-    await conn.execute(move_sql.PREPARE_SQL)
+    await conn.execute(move_sql.prepare_sql())
 
 
 async def pool() -> AsyncConnectionPool:

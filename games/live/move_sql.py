@@ -20,11 +20,13 @@ FOR UPDATE does on PostgreSQL.
 from __future__ import annotations
 
 from datetime import UTC
+from functools import cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import connection, models
 
+from games import access
 from games.models import Game
 from infra.jsontext import dumps, loads
 
@@ -43,20 +45,19 @@ _GAME_SELECT = ", ".join(
     f"CASE WHEN {_SAME} THEN NULL ELSE g.state END" if f.name == "state" else f"g.{f.column}"
     for f in Game._meta.concrete_fields
 )
-# By "app_label.Model": the groups app is above the game core, which reads its membership table (a
-# game's group) by name only.
+# By "app_label.Model". A game's group membership is the groups app's, above the game core: the
+# statements name its table as the app registered its model with games.access (``{membership}``).
 TABLES = {
     "games.Game": "games_game",
     "games.Seat": "games_seat",
     "games.Action": "games_action",
-    "dicegroups.Membership": "dicegroups_membership",
     "games.Connection": "games_connection",
     settings.AUTH_USER_MODEL: "accounts_user",
 }
 LOCK_CLAUSE = " FOR UPDATE"
 
 # name: (SQL, the PostgreSQL types of its parameters if it is prepared on the move pool's connections)
-STATEMENTS: dict[str, tuple[str, str | None]] = {
+_STATEMENTS: dict[str, tuple[str, str | None]] = {
     "game": (
         f"SELECT {_GAME_SELECT}, {_SAME} FROM games_game g WHERE g.id = %s",  # noqa: S608 - model columns
         "integer, timestamptz, integer, timestamptz, bigint",
@@ -65,7 +66,7 @@ STATEMENTS: dict[str, tuple[str, str | None]] = {
         """SELECT s.id, s.position,
   (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),
   CASE WHEN g.group_id IS NULL THEN 1
-    WHEN EXISTS (SELECT 1 FROM dicegroups_membership m WHERE m.group_id = g.group_id AND m.user_id = %s)
+    WHEN EXISTS (SELECT 1 FROM {membership} m WHERE m.group_id = g.group_id AND m.user_id = %s)
     THEN 1 ELSE 0 END,
   (SELECT COALESCE(SUM(1 << p.position), 0) FROM games_seat p WHERE p.game_id = g.id AND EXISTS
     (SELECT 1 FROM games_connection c
@@ -122,7 +123,7 @@ WHERE g.id = %s AND g.xmin = CAST(%s AS xid) AND g.seq = %s AND g.created_at = %
   AND EXISTS (SELECT 1 FROM games_seat s
     WHERE s.id = %s AND s.game_id = g.id AND s.user_id = %s AND s.position = %s)
   AND (g.group_id IS NULL
-    OR EXISTS (SELECT 1 FROM dicegroups_membership m WHERE m.group_id = g.group_id AND m.user_id = %s))
+    OR EXISTS (SELECT 1 FROM {membership} m WHERE m.group_id = g.group_id AND m.user_id = %s))
   AND NOT EXISTS (SELECT 1 FROM games_action a WHERE a.game_id = g.id AND a.seat_id = %s AND a.client_id = %s)
 RETURNING g.id, CAST(g.xmin AS text) AS version"""
 _KNOWN_UPDATE_TYPES = (
@@ -155,12 +156,24 @@ def _known_statement(at_table: bool) -> tuple[str, str]:
     return "WITH " + ",\n".join(parts) + "\nSELECT version FROM moved", types
 
 
-STATEMENTS |= {"known": _known_statement(False), "known_passed": _known_statement(True)}
+_STATEMENTS |= {"known": _known_statement(False), "known_passed": _known_statement(True)}
+
+
+@cache
+def statements() -> dict[str, tuple[str, str | None]]:
+    """name: (SQL, the PostgreSQL types of its parameters if it is prepared), once the apps are ready
+    (the membership table is the groups app's; without it, no game has a group to be a member of)."""
+    table = access.membership_table()
+    # A stand-in that is never read: without the groups app no game has a group (group_id IS NULL).
+    membership = table or "(SELECT 0 AS group_id, 0 AS user_id WHERE FALSE)"
+    return {
+        name: (text.replace("{membership}", membership), types) for name, (text, types) in _STATEMENTS.items()
+    }
 
 
 def sql(name: str) -> str:
     """The statement as Django's connection runs it (the game row locked where the database can)."""
-    text = STATEMENTS[name][0]
+    text = statements()[name][0]
     if name == "game" and connection.features.has_select_for_update:
         text += LOCK_CLAUSE
     if connection.vendor != "postgresql":  # SQLite keeps UUIDs and JSON as text, and has no xmin
@@ -180,17 +193,21 @@ def _numbered(text: str) -> str:
 # move, which takes about 40 % off its CPU per move (docs/BENCHMARKS.md). They are still sent as one
 # string per round trip with the values inlined (EXECUTE name('...', ...)), which costs the Python side
 # less than the extended protocol's pipeline.
-PREPARED = {name: f"dicehall_{name}" for name, (_, types) in STATEMENTS.items() if types}
-PREPARE_SQL = ";\n".join(
-    f"PREPARE {PREPARED[name]}({types}) AS " + _numbered(text + (LOCK_CLAUSE if name == "game" else ""))
-    for name, (text, types) in STATEMENTS.items()
-    if types
-)
+PREPARED = {name: f"dicehall_{name}" for name, (_, types) in _STATEMENTS.items() if types}
+
+
+def prepare_sql() -> str:
+    """The PREPARE statements of a connection of the move pool."""
+    return ";\n".join(
+        f"PREPARE {PREPARED[name]}({types}) AS " + _numbered(text + (LOCK_CLAUSE if name == "game" else ""))
+        for name, (text, types) in statements().items()
+        if types
+    )
 
 
 def prepared_sql(name: str) -> str:
     """The statement as the move pool runs it: EXECUTE of its prepared form, or its plain text."""
-    text, types = STATEMENTS[name]
+    text, types = statements()[name]
     if types is None:
         return text
     return f"EXECUTE {PREPARED[name]}({', '.join(['%s'] * text.count('%s'))})"

@@ -120,8 +120,9 @@ def decide(
     spare = list(spare or [])
     mover = known.mover(user) if known is not None else None
     if mover is not None and action["type"] not in LONG_WAY:
-        dice = RecordingDice(known.row[_KIND], spare)
-        outcome = yield from _known_move(known, mover, client_id, action, dice)
+        game = move_sql.known_game(known)
+        dice = RecordingDice(game, spare)
+        outcome = yield from _known_move(known, game, mover, client_id, action, dice)
         if outcome is not None:
             return outcome
         spare = dice.rolls + spare  # nobody saw them: the long way takes them first
@@ -160,7 +161,7 @@ def _long_way(
         raise Conflict(_("This game is not being played."), "not_playing")
     if action["type"] == "skip":
         yield from _check_absent(game, seat, now)
-    dice = RecordingDice(game.kind, spare)
+    dice = RecordingDice(game, spare)
     logged, passed = _played(game, seat, client_id, action, dice, now)
     state = game.state
     ended = game.engine.is_over(state)
@@ -186,10 +187,9 @@ def _long_way(
 # Actions never decided on a known row: a skip reads the absent player's presence, a resignation may
 # end the game for everyone.
 LONG_WAY = frozenset({"skip", "resign"})
-_KIND = move_sql.FIELDS.index("kind")
 
 
-def _known_move(known: Known, mover: Mover, client_id: str, action: dict, dice) -> Decision:
+def _known_move(known: Known, game: Game, mover: Mover, client_id: str, action: dict, dice) -> Decision:
     """The move decided on the row as ``known`` holds it and written in one round trip if the row is
     still that version; None when it was not written (the row moved on, the engine refused the action,
     the game ends, which reads every seat, or a computer is to move): the long way then decides it on

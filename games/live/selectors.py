@@ -42,6 +42,7 @@ def seat_list(game: Game) -> list[dict]:
             "laps": s.laps,
             "best": s.user.username in bests,
             "last_seen": s.last_seen.isoformat() if s.last_seen else None,
+            "client_seed": s.client_seed,
         }
         for s in Seat.objects.filter(game=game).select_related("user").order_by("position")
     ]
@@ -62,6 +63,9 @@ def game_info(game: Game) -> dict:
         "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,
         "view": game.engine.view,
         "sheet": game.engine.SHEET,
+        # Fair dice (docs/fair-dice.md): the commitment from the creation on, the server seed only once
+        # the game is over (Game.revealed_seed).
+        "fair_dice": game.fair_dice_info(),
     }
 
 
@@ -100,6 +104,8 @@ def event_payload(game: Game, logged: Logged, seat: Mover) -> dict:
         "state": game.state,
         **standing(game, game.state),
         "preview": preview_for(game, game.state),
+        # The event that ends the game reveals the server seed (docs/fair-dice.md); no other does.
+        **({"fair_dice": game.fair_dice_info()} if game.revealed_seed else {}),
     }
 
 

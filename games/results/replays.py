@@ -110,8 +110,9 @@ def game_replay_data(game: Game) -> dict:
     about 7 MB of states, 0.6 MB of patches and 50 KB packed, and the page must not depend on the
     server in front compressing it."""
     frames = game_replay_frames(game)
+    # Each step's dice too: the page checks every roll against the revealed seed (docs/fair-dice.md).
     entries = [
-        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, **_said(a.result)}
+        {"seq": a.seq, "player": a.seat.user.username, "action": a.action, "dice": a.dice, **_said(a.result)}
         for a in game.actions.select_related("seat__user").order_by("seq")
     ]
     log = {
@@ -125,5 +126,7 @@ def game_replay_data(game: Game) -> dict:
         "view": game.engine.view,
         "sheet": game.engine.SHEET,
         "steps": len(frames) - 1,
+        "dice_kind": game.engine.dice_kind,
+        "fair_dice": game.fair_dice_info(),
         "packed": base64.b64encode(gzip.compress(raw, mtime=0)).decode("ascii"),
     }

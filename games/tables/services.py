@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import effects, rules
+from games import effects, fair_dice, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
@@ -194,6 +194,27 @@ def game_leave(*, game_id: int, user) -> None:
         _announce_lobby(game)
 
 
+def seat_set_client_seed(*, game_id: int, user, seed: str) -> Seat:
+    """A seated player's own client seed (docs/fair-dice.md), accepted until the game starts."""
+    if not fair_dice.valid_client_seed(seed):
+        raise BadRequest(
+            _("A client seed is 1 to %(max)s letters, digits, hyphens or underscores."),
+            "bad_seed",
+            max=fair_dice.CLIENT_SEED_MAX,
+        )
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise Forbidden(_("You are not seated in this game."))
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("The game has started: the client seeds are fixed."), "seeds_fixed")
+        seat.client_seed = seed
+        seat.save(update_fields=["client_seed"])
+        _announce_lobby(game)
+    return seat
+
+
 def _close_gaps(game: Game) -> None:
     """Positions stay 0..n-1 in joining order when a seat is given up."""
     for position, other in enumerate(game.seats.order_by("position")):
@@ -221,6 +242,8 @@ def _start(game: Game) -> None:
         if seat.position != position:
             Seat.objects.filter(pk=seat.pk).update(position=position)
     now = timezone.now()
+    # Fair dice (docs/fair-dice.md): the client seeds are fixed from here on, in seat order.
+    game.client_seeds = [seat.client_seed for seat in seats]
     game.state = game.engine.new_game([s.user.username for s in seats], game.options)
     game.status = Game.Status.PLAYING
     game.max_seats = len(seats)
@@ -272,8 +295,9 @@ def game_play_again(*, game_id: int, user) -> Game:
             rated=old.rated,
             rematch_of=old,
         )
+        # The next game starts at once: each player keeps the client seed they played the last one with.
         for position, seat in enumerate(seats):
-            Seat.objects.create(game=new, user=seat.user, position=position)
+            Seat.objects.create(game=new, user=seat.user, position=position, client_seed=seat.client_seed)
         _start(new)
         send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
     return new

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("games", "0006_game_rated"),
+        ("games", "0007_game_rated"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -108,6 +108,11 @@ NOTIFICATION = """async () => {
 }"""
 
 
+WORKERS = """async () => (await navigator.serviceWorker.getRegistrations()).map((r) => [
+    r.scope, r.active?.state, r.installing?.state, r.waiting?.state, Notification.permission,
+])"""
+
+
 def deliver_push(page, data: str) -> None:
     """Hand ``data`` to the page's service worker as a push service would (DevTools)."""
     devtools = page.context.new_cdp_session(page)
@@ -136,7 +141,7 @@ def shown_notification(page) -> dict:
         if shown:
             return shown
         page.wait_for_timeout(100)
-    raise AssertionError("no notification was shown")
+    raise AssertionError(f"no notification was shown ({page.evaluate(WORKERS)})")
 
 
 def test_a_push_message_delivered_to_the_worker_is_shown_as_a_notification(open_as, make_user):  # noqa: F811

@@ -15,6 +15,7 @@ import json
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -22,7 +23,7 @@ from playwright.sync_api import expect
 from games.models import Connection, Game
 from games.tables import services
 from notices import vapid
-from notices.models import Preferences, PushSubscription
+from notices.models import PushSubscription
 from tests.browser.fixtures import Daphne
 from tests.browser.helpers import off_loop, sign_in, wait_for_disconnects
 from tests.browser.test_installable import deliver_push, shown_notification, until_controlled
@@ -70,10 +71,10 @@ def test_a_turn_reaches_a_phone_with_every_page_closed_as_a_push_message(
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = keys.private, keys.public
     ann = make_user("ann", email="ann@example.com")
     bob = make_user("bob", email="bob@example.com")
-    game = services.game_create(
-        creator=bob, kind="triple-quintzee", seats=2, pace="days", absence_limit=86_400
+    game = off_loop(
+        services.game_create, creator=bob, kind="triple-quintzee", seats=2, pace="days", absence_limit=86_400
     )
-    services.game_join(game_id=game.pk, user=ann)
+    off_loop(services.game_join, game_id=game.pk, user=ann)
     made = browser_subscribes(push_service, keys.public)
     env = {**server_env, "VAPID_PRIVATE_KEY": keys.private, "VAPID_PUBLIC_KEY": keys.public}
     site = Daphne({**env, "PUSH_TEST_SERVICE": push_service}, log_name="daphne-push.log")
@@ -94,14 +95,15 @@ def test_a_turn_reaches_a_phone_with_every_page_closed_as_a_push_message(
         (device,) = PushSubscription.objects.filter(user=ann)
         assert device.endpoint == made["endpoint"] and device.turn
 
-        # She closes the page; some minutes later bob starts the game and moves: the turn is hers.
+        # She closes the page.
         page.close()
-        wait_for_disconnects()
-        Preferences.objects.filter(user=ann).update(seen_at=timezone.now() - timedelta(minutes=5))
-        Connection.objects.create(game=game, user=bob, channel_name="bob.tab", seen_at=timezone.now())
-        off_loop(services.game_start, game_id=game.pk, user=bob)
-        off_loop(end_turn, Game.objects.get(pk=game.pk), bob)
-        call_command("worker", batch=True, verbosity=0)  # its tasks broadcast nothing
+        # Five minutes on (whatever her closing page last wrote, it is older than that), bob starts
+        # the game and moves: the turn is hers, and she is on no page of the site.
+        with time_machine.travel(timezone.now() + timedelta(minutes=5), tick=True):
+            Connection.objects.create(game=game, user=bob, channel_name="bob.tab", seen_at=timezone.now())
+            off_loop(services.game_start, game_id=game.pk, user=bob)
+            off_loop(end_turn, Game.objects.get(pk=game.pk), bob)
+            call_command("worker", batch=True, verbosity=0)  # its tasks broadcast nothing
 
         # The push service received one message for her phone, and it decrypts to the game's link.
         game.refresh_from_db()

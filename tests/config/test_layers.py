@@ -40,13 +40,7 @@ KNOWN_CIRCLES: set[frozenset[str]] = set()
 # Private attributes (one leading underscore, not a dunder) of a dependency (or of the standard
 # library) that our code reads or writes, as (file, attribute). Issue 33's goal is none; the list may
 # only shrink.
-KNOWN_PRIVATE: set[tuple[str, str]] = {
-    # the standard library's gettext catalogue, and Django's JavaScriptCatalog's count of plural forms:
-    # the pages need every string of the project's server catalogue (engines' box labels and colours
-    # among them), and neither library has a public way to list a catalogue's entries
-    ("play/i18n.py", "_catalog"),
-    ("play/i18n.py", "_num_plurals"),
-}
+KNOWN_PRIVATE: set[tuple[str, str]] = set()
 
 # Dependencies changed by our code (monkey patches), as (file, attribute): an attribute set on a
 # third-party module or class, or a method of a third-party object replaced by a function of ours. A

@@ -43,8 +43,8 @@ def shot(page: Page, name: str, *, dark: bool = True) -> None:
 
 @pytest.fixture
 def worker(server_env):
-    """The site's worker, with real dice for the computers."""
-    process = Worker({**server_env, "DICE_SOURCE": "system"})
+    """The site's worker, with production's fair dice for the computers."""
+    process = Worker({**server_env, "DICE_SOURCE": "fair"})
     process.start()
     yield process
     process.stop()

@@ -193,8 +193,12 @@ SCENARIOS = {
 
 
 def _normal(frame: dict) -> dict:
-    """A frame without what differs between two runs of the same game: times."""
-    return {k: v for k, v in frame.items() if k not in ("at", "turn_started_at")}
+    """A frame without what differs between two runs of the same game: times, and the seeds of the
+    ending event's fair dice (each run is a game of its own); that the ending event has them stays."""
+    normal = {k: v for k, v in frame.items() if k not in ("at", "turn_started_at")}
+    if "fair_dice" in normal:
+        normal["fair_dice"] = sorted(normal["fair_dice"])
+    return normal
 
 
 @database_sync_to_async

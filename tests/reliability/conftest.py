@@ -165,7 +165,7 @@ def daphne(django_db_setup, django_db_blocker, request):
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             "DATABASE_URL": db_url,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DICE_SOURCE": "system",
+            "DICE_SOURCE": "fair",
             "RATE_LIMIT_KEY_PREFIX": settings.RATE_LIMIT_KEY_PREFIX,
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",

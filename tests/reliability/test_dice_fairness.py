@@ -1,7 +1,11 @@
-"""The production dice are fair: chi-square tests of games.live.dice_source.system_roll.
+"""The production dice are fair: chi-square tests of games.live.dice_source.system_roll and of the
+dice derived from committed seeds (games.fair_dice, which production rolls with).
 
 600,000 dice for Farkle (faces) and 600,000 for Painted DiceZ (faces and colours, and their
-independence). The p-value of each statistic comes from the chi-square survival function, computed in
+independence), from each source. The derived dice come from a fixed server seed and fixed client seeds,
+so that their test is deterministic: it passes or fails the same way on every run.
+
+The p-value of each statistic comes from the chi-square survival function, computed in
 closed form (below) for the small degrees of freedom needed; a test fails only if p < 1e-6, so a fair
 die fails one run in a million per statistic. For reference, the critical values at p = 1e-6 are
 33.38 (4 degrees of freedom) and 35.89 (5), as scipy.stats.chi2.isf(1e-6, k) gives them;
@@ -16,6 +20,7 @@ from collections import Counter
 
 import pytest
 
+from games import fair_dice
 from games.live.dice_source import COLOURS, system_roll
 
 ALPHA = 1e-6
@@ -63,8 +68,25 @@ def test_survival_function_matches_the_tables(k, critical, p):
     assert chi2_sf(critical, k) == pytest.approx(p, rel=1e-3)
 
 
-def test_farkle_faces_are_uniform():
-    roll = system_roll("farkle")
+def derived_roll(kind: str):
+    """The derived dice of successive actions of one game with fixed seeds, as a ``dice(n)``."""
+    painted = kind == "painted-dicez"
+    seq = 0
+
+    def roll(n: int) -> list:
+        nonlocal seq
+        seq += 1
+        return fair_dice.ActionDice("5e" * 32, ["ann-seed", "bob-seed", "computer"], seq).roll(n, painted)
+
+    return roll
+
+
+SOURCES = pytest.mark.parametrize("source", [system_roll, derived_roll], ids=["system", "derived"])
+
+
+@SOURCES
+def test_farkle_faces_are_uniform(source):
+    roll = source("farkle")
     faces = Counter()
     for _ in range(DICE // 6):
         faces.update(roll(6))
@@ -73,8 +95,9 @@ def test_farkle_faces_are_uniform():
     assert chi2_sf(stat, 5) > ALPHA, f"faces {dict(faces)}: chi-square {stat:.1f}"
 
 
-def test_painted_dicez_faces_colours_and_their_independence():
-    roll = system_roll("painted-dicez")
+@SOURCES
+def test_painted_dicez_faces_colours_and_their_independence(source):
+    roll = source("painted-dicez")
     faces, colours, pairs = Counter(), Counter(), Counter()
     for _ in range(DICE // 5):
         for face, colour in roll(5):

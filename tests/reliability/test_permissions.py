@@ -160,6 +160,12 @@ GET_CASES = [
     Case("replay-playing", url("games:replay", game("public-farkle")), signed_in(409)),
     Case("replay-group", url("games:replay", game("group")), members(409, 404)),
     Case("replay-missing", path("/games/999999/replay/"), signed_in(404)),
+    # The JSON export: whoever may watch the game (the server seed is in it once the game is over).
+    Case("export-finished", url("games:export", game("finished")), signed_in(200)),
+    Case("export-playing", url("games:export", game("public-farkle")), signed_in(200)),
+    Case("export-group", url("games:export", game("group")), members(200, 404)),
+    Case("export-missing", path("/games/999999/export.json"), signed_in(404)),
+    Case("client-seed-get", url("games:client_seed", game("open")), signed_in(405)),
     Case("rules", url("games:rules", lambda w: ["triple-quintzee"]), roles(200)),
     Case("rules-unknown", path("/games/chess/rules/"), roles(404)),
     Case("groups", url("groups:list"), signed_in(200)),
@@ -318,6 +324,14 @@ POST_CASES = [
         url("games:leave", game("open")),
         signed_in(DETAIL_OPEN, seated=Go("games:lobby", level="success")),
         "post",
+    ),
+    # A player's own client seed for the dice, before the start (docs/fair-dice.md).
+    Case(
+        "client-seed-open",
+        url("games:client_seed", game("open")),
+        signed_in(DETAIL_OPEN, seated=Go("games:detail", game("open"), "success")),
+        "post",
+        {"seed": "my-own_seed"},
     ),
     Case(
         "start-open",

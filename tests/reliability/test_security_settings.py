@@ -66,7 +66,7 @@ def test_production_settings_are_secure():
     assert s["SECURE_SSL_REDIRECT"] and s["SECURE_CONTENT_TYPE_NOSNIFF"]
     assert s["X_FRAME_OPTIONS"] == "DENY"
     assert s["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
-    assert s["DICE_SOURCE"] == "system"
+    assert s["DICE_SOURCE"] == "fair"
     assert (s["LOGIN_FAILURES_PER_USERNAME"], s["LOGIN_FAILURE_WINDOW"]) == (5, 900)
     assert s["WS_MAX_MESSAGE_BYTES"] <= 64 * 1024
 

@@ -141,6 +141,7 @@ export class GameApp {
     if (!this.view && c.game) this.#chooseView();
     if (why === 'event' || why === 'snapshot') this.movedAt = Date.now();
     if (why === 'event') this.#effects(message);
+    if (why === 'event' && message.fair_dice?.server_seed) this.#revealSeed(message.fair_dice.server_seed);
     this.#followTurn();
     this.render();
   }
@@ -222,7 +223,23 @@ export class GameApp {
     this.#waitingSeats(message.seats);
   }
 
+  // Fair dice (docs/fair-dice.md): the event that ends the game reveals the server seed, drawn into the
+  // page's "Fair dice" panel (templates/games/game.html).
+  #revealSeed(seed) {
+    const code = document.getElementById('fair-server-seed');
+    if (!code) return;
+    code.textContent = seed;
+    document.getElementById('fair-revealed').hidden = false;
+    document.getElementById('fair-pending').hidden = true;
+  }
+
+  #fairSeeds(seats) {
+    const list = document.getElementById('fair-seeds');
+    if (list) fill(list, seats.map((s) => h('li', {}, `${s.user}: `, h('code', { class: 'seed' }, s.client_seed))));
+  }
+
   #waitingSeats(seats) {
+    this.#fairSeeds(seats);
     const list = document.getElementById('seat-list');
     if (!list) return;
     const host = this.client.game?.creator;

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_game_private"),
+        ("games", "0006_fair_dice"),
     ]
 
     operations = [

@@ -1,0 +1,122 @@
+"""Fair dice in Chromium (docs/fair-dice.md): a player's client seed made by the browser at the join and
+typed on the table page, then the replay of the finished game checking every roll with WebCrypto, and
+pointing at the first roll that does not match once one stored roll is changed."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import fair_dice
+from games.models import Action, Game, Seat
+from games.tables import services
+from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.games.test_replays import longest, play_out
+
+
+@pytest.fixture
+def players(transactional_db, make_user):
+    return make_user("ann"), make_user("bob")
+
+
+def test_the_seeds_the_replays_check_and_a_tampered_roll(players, login_as, shot):
+    ann, bob = players
+    game = off_loop(services.game_create, creator=ann, kind="painted-dicez", seats=2)
+    watch = ConsoleWatch()
+    page = watch.watch(login_as(bob), "bob")
+
+    # The invitation: the join form carries a seed the browser made.
+    page.goto(f"/games/{game.pk}/")
+    made = page.locator("#waiting-room input[name='client_seed']")
+    expect(made).to_have_value(re.compile(r"^[A-Za-z0-9_-]{22}$"))
+    browser_seed = made.input_value()
+    page.locator("#join-button").click()
+    expect(page.locator("#fair-commitment")).to_have_text(game.seed_commitment)
+    assert Seat.objects.get(game=game, user=bob).client_seed == browser_seed
+    expect(page.locator("#client-seed")).to_have_value(browser_seed)
+    assert game.server_seed not in page.content()
+
+    # Bob types his own.
+    page.locator("#client-seed").fill("bobs-own_seed-42")
+    page.locator("#client-seed-form button").click()
+    expect(page.locator("#client-seed")).to_have_value("bobs-own_seed-42")
+    assert Seat.objects.get(game=game, user=bob).client_seed == "bobs-own_seed-42"
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#fair-dice").scroll_into_view_if_needed()
+        shot(page, f"table-fair-dice-{width}")
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    # The game, played out through the services with the derived dice.
+    off_loop(services.game_start, game_id=game.pk, user=ann)
+    game = off_loop(play_out, Game.objects.get(pk=game.pk), [ann, bob], longest(random.Random(3)))
+    assert game.status == Game.Status.FINISHED and game.client_seeds == [
+        Seat.objects.get(game=game, user=ann).client_seed,
+        "bobs-own_seed-42",
+    ]
+    rolls = sum(len(a.dice) for a in game.actions.all())
+
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#fair-server-seed")).to_have_text(game.server_seed)
+
+    page.goto(f"/games/{game.pk}/replay/")
+    check = page.locator("#fair-check")
+    expect(check).to_have_text(f"Every one of the {rolls} rolls matches the committed seed.")
+    expect(check).to_have_attribute("data-result", "ok")
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.locator("#fair-dice details").evaluate("d => { d.open = true; }")
+            page.locator("#fair-dice").scroll_into_view_if_needed()
+            shot(page, f"replay-fair-dice-{width}-{scheme}")
+            overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, f"the replay scrolls sideways at {width} px"
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    # One die of one roll in the middle changed in the log: the page names that roll.
+    actions = [a for a in game.actions.order_by("seq") if a.dice]
+    target = actions[len(actions) // 2]
+    before = sum(len(a.dice) for a in actions if a.seq < target.seq)
+    dice = [list(map(list, roll)) for roll in target.dice]
+    dice[0][0][0] = dice[0][0][0] % 6 + 1
+    Action.objects.filter(pk=target.pk).update(dice=dice)
+    page.reload()
+    expect(check).to_have_attribute("data-result", "mismatch")
+    expect(check).to_contain_text(f"Roll {before + 1} does not match the committed seed: step {target.seq} ")
+    page.locator("#fair-show-step").click()
+    expect(page.locator("#replay-position")).to_have_text(re.compile(rf"^Step {target.seq} of "))
+    shot(page, "replay-fair-dice-mismatch-1280")
+    assert fair_dice.commitment(game.server_seed) == game.seed_commitment
+    watch.check()
+
+
+def test_the_end_reveals_the_seed_on_the_open_game_page(players, login_as):
+    """The page that watches the game end shows the server seed without a reload: the ending event
+    carries it (docs/protocol.md); before, the page holds the commitment alone."""
+    ann, bob = players
+    game = off_loop(services.game_create, creator=ann, kind="farkle", seats=2)
+    off_loop(services.game_join, game_id=game.pk, user=bob)
+    off_loop(services.game_start, game_id=game.pk, user=ann)
+    watch = ConsoleWatch()
+    page = watch.watch(login_as(bob), "bob")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#fair-revealed")).to_be_hidden()
+    expect(page.locator("#fair-server-seed")).to_have_text("")
+    assert game.server_seed not in page.content()
+    page.click("#resign-button")
+    page.click("#resign-confirm")
+    expect(page.locator("#g-end .verdict")).to_contain_text("ann wins")
+    expect(page.locator("#fair-server-seed")).to_have_text(game.server_seed)
+    # Inside the panel (a closed <details> until the reader opens it).
+    assert page.locator("#fair-revealed").evaluate("el => el.hidden") is False
+    assert page.locator("#fair-pending").evaluate("el => el.hidden") is True
+    page.locator("#fair-dice summary").click()
+    expect(page.locator("#fair-revealed")).to_be_visible()
+    expect(page.locator("#fair-pending")).to_be_hidden()
+    watch.check()
