@@ -224,7 +224,8 @@ def test_group_game_history_is_hidden_from_outsiders(client, ann, bob, make_user
     game = farkle_game(ann, bob, scripted_dice, group=group)
     client.force_login(make_user("eve"))
     history = client.get(reverse("players:history", args=["ann"]))
-    assert f"#{game.pk}".encode() not in history.content
+    # The game's link as the history writes it: a bare "#18" is in the page's theme colour (#18233d).
+    assert f"#{game.pk}</a>".encode() not in history.content
     assert client.get(reverse("games:replay", args=[game.pk])).status_code == 404  # as no game (issue 31)
     assert client.get(reverse("api_highscores"), {"kind": "farkle", "group": group.pk}).status_code == 404
 
