@@ -24,6 +24,7 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
+from play import fair_seeds
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -74,6 +75,7 @@ def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200, solo: 
         "computer_options": form.option_widgets("computer"),
         "solo": solo or str(form["seats"].value()) == "1",
         "solo_options": form.option_widgets("solo"),
+        "fair_commitment": fair_seeds.next_commitment(request),
     }
     return render(request, "games/lobby.html", context, status=status)
 
@@ -87,6 +89,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
+    # The browser's seed counts only beside a server seed committed before it was made (play.fair_seeds).
+    server_seed = fair_seeds.take(request)
+    client_seed = request.POST.get("client_seed", "") if server_seed else ""
     try:
         game = services.game_create(
             creator=request.user,
@@ -99,6 +104,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             computers=form.cleaned_data["computers"] or 0,
             strength=form.cleaned_data["strength"] or "good",
             rated=form.cleaned_data["rated"],
+            server_seed=server_seed,
+            client_seed=client_seed,
         )
     except GameError as exc:
         form.add_error(None, exc.message)

@@ -47,11 +47,15 @@ def game_create(
     computers: int = 0,
     strength: str = "good",
     rated: bool = True,
+    server_seed: str = "",
+    client_seed: str = "",
 ) -> Game:
     """Create a game with the creator in seat 0 and ``computers`` computer players of ``strength`` in
     the next seats; a table that is full from the start (solo, or the creator and computers only)
     starts at once. Over days (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end
-    changes its players' ratings (never a solo game's)."""
+    changes its players' ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
+    was committed to the creator beforehand (play.fair_seeds), the creator's seed ``client_seed`` if they
+    brought one; each is drawn from the server's random source otherwise."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -78,6 +82,8 @@ def game_create(
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest(_("The absence limit must be between 10 seconds and a week."))
     _check_computers(computers, strength, seats)
+    if client_seed and not fair_dice.valid_client_seed(client_seed):
+        _bad_seed()
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
@@ -91,8 +97,11 @@ def game_create(
             absence_limit=limit,
             pace=pace,
             rated=bool(rated),
+            **({"server_seed": server_seed} if server_seed else {}),
         )
-        Seat.objects.create(game=game, user=creator, position=0)
+        Seat.objects.create(
+            game=game, user=creator, position=0, **({"client_seed": client_seed} if client_seed else {})
+        )
         taken = [creator.username]
         for position in range(1, computers + 1):
             computer = computer_players.free_computer(strength, taken)
@@ -194,14 +203,18 @@ def game_leave(*, game_id: int, user) -> None:
         _announce_lobby(game)
 
 
+def _bad_seed():
+    raise BadRequest(
+        _("A client seed is 1 to %(max)s letters, digits, hyphens or underscores."),
+        "bad_seed",
+        max=fair_dice.CLIENT_SEED_MAX,
+    )
+
+
 def seat_set_client_seed(*, game_id: int, user, seed: str) -> Seat:
     """A seated player's own client seed (docs/fair-dice.md), accepted until the game starts."""
     if not fair_dice.valid_client_seed(seed):
-        raise BadRequest(
-            _("A client seed is 1 to %(max)s letters, digits, hyphens or underscores."),
-            "bad_seed",
-            max=fair_dice.CLIENT_SEED_MAX,
-        )
+        _bad_seed()
     with transaction.atomic():
         game = _locked(game_id)
         seat = game.seats.filter(user=user).first()
