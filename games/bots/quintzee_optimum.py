@@ -183,16 +183,17 @@ def table() -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def turn(mask: int, sums: int, flag: int) -> tuple[np.ndarray, np.ndarray, list, list]:
-    """One turn's exact tables from a state: (worth of each box for each roll (13, 252), the best of
-    them per roll, the hold values with two re-rolls left, with one re-roll left)."""
+def turn(mask: int, sums: int, flag: int) -> tuple[np.ndarray, float, list, list]:
+    """One turn's exact values from a state between turns: (what each box is worth with each roll after
+    the last roll (13, 252), -inf for a filled box; the turn's value before its first roll; the holds'
+    values with two re-rolls left, this one included; with one re-roll left), each list by hold size."""
     u = dice().u
     boxes = last_roll(table(), np.array([mask]), per_box=True)[0, min(sums, CAP), flag]  # (13, 252)
     final = boxes.max(axis=0)
-    last = expect(u, final)  # holds with one re-roll left
-    second = best_hold(u, final, last)
-    first = expect(u, second)  # holds with two re-rolls left
-    return boxes, final, first, last
+    last = expect(u, final)
+    first = expect(u, best_hold(u, final, last))
+    start = float(expect(u, best_hold(u, final, first))[0][0])
+    return boxes, start, first, last
 
 
 def state_value(mask: int, sums: int, flag: int) -> float:
