@@ -198,3 +198,31 @@ def turn(mask: int, sums: int, flag: int) -> tuple[np.ndarray, float, list, list
 
 def state_value(mask: int, sums: int, flag: int) -> float:
     return float(table()[mask, min(sums, CAP), flag])
+
+
+def worths(values: np.ndarray, masks: np.ndarray, sums: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """``last_roll`` for one state per row (masks, sums, flags: (n,) each), per box: (n, 13, 252). What
+    the benchmark needs to play many games at once."""
+    d = dice()
+    n = len(masks)
+    out = np.full((n, N_BOXES, len(d.five)), -np.inf)
+    joker = ((masks[:, None] >> YAHTZEE) & 1).astype(bool) & d.five[None, :]
+    joker &= ((masks[:, None] >> d.five_face[None, :]) & 1).astype(bool)
+    bonus = q.QUINTZEE_BONUS * (flags[:, None] * d.five[None, :])  # (n, 252)
+    for b in range(N_BOXES):
+        rows = np.flatnonzero(((masks >> b) & 1) == 0)
+        if not len(rows):
+            continue
+        nxt = masks[rows] | (1 << b)
+        s, f = sums[rows, None], flags[rows, None]
+        points = np.where(joker[rows], d.joker[b][None, :], d.plain[b][None, :])
+        if b < UPPER:
+            reached = (s < CAP) & (s + points >= CAP)
+            future = values[nxt[:, None], np.minimum(CAP, s + points).astype(np.intp), f]
+            worth = points + q.TOP_BONUS * reached + future
+        elif b == YAHTZEE:
+            worth = points + values[nxt[:, None], s, f | (points == q.QUINTZEE)]
+        else:
+            worth = points + values[nxt, sums[rows], flags[rows]][:, None]
+        out[rows, b] = worth + bonus[rows]
+    return out
