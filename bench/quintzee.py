@@ -1,0 +1,207 @@
+"""Quintzee's optimal solitaire player measured (docs/BENCHMARKS.md, "Quintzee's optimum"): N solitaire
+games with seeded dice, each decision the exact optimum of games/bots/quintzee_optimum.py, all games
+played at once with numpy (the same values the expert of games/bots/quintzee_expert.py reads, one state
+per game); ``--engine N`` also plays N games through the engine and ``games.bots.choose``. Prints the
+mean final score with its sd and 95 % interval, and with ``--write`` puts them in
+docs/benchmarks/bots.json (key "quintzee") and the section of docs/BENCHMARKS.md.
+
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python -m bench.quintzee --games 100000 --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from games.bots import quintzee_optimum as qo
+from games.bots.dicedp import DICE
+from games.rules import quintzee as q
+
+ROOT = Path(__file__).resolve().parents[1]
+JSON_OUT = ROOT / "docs" / "benchmarks" / "bots.json"
+DOC = ROOT / "docs" / "BENCHMARKS.md"
+SECTION = "## Quintzee's optimum"
+# `manage.py quintzee_optimum` on 2 cores shared with other work (wall clock, and its CPU time).
+BUILD = {"build_seconds": 50.3, "build_cpu_seconds": 17.0}
+SUBSETS = 1 << DICE  # the dice kept, as a bit per die of the sorted roll; 31 keeps all (scores now)
+
+
+def _subsets() -> tuple[np.ndarray, np.ndarray]:
+    """For every roll (252) and every subset of its sorted dice (32): the size of the subset and its row."""
+    u = qo.dice().u
+    rolls = u.rows[DICE]
+    size = np.zeros((len(rolls), SUBSETS), dtype=np.intp)
+    row = np.zeros((len(rolls), SUBSETS), dtype=np.intp)
+    for s in range(SUBSETS):
+        keep = [i for i in range(DICE) if s >> i & 1]
+        size[:, s] = len(keep)
+        row[:, s] = u.index(len(keep), rolls[:, keep]) if keep else 0
+    return size, row
+
+
+def _hold(dice: np.ndarray, final: np.ndarray, holds: list, size, row, rng) -> np.ndarray:
+    """Each game's best hold of its sorted ``dice`` (n, 5), then its re-roll (sorted again)."""
+    u = qo.dice().u
+    r = u.index(DICE, dice)
+    n = len(dice)
+    values = np.empty((n, SUBSETS))
+    # Gathers by hold size: every subset of a given size reads that size's table.
+    for k in range(DICE):
+        cols = np.flatnonzero(size[0] == k)  # subset sizes do not depend on the roll
+        values[:, cols] = np.take_along_axis(holds[k], row[r][:, cols], axis=1)
+    values[:, SUBSETS - 1] = final[np.arange(n), r]
+    best = values.argmax(axis=1)
+    keep = (best[:, None] >> np.arange(DICE)[None, :]) & 1
+    fresh = rng.integers(0, 6, size=dice.shape)
+    return np.sort(np.where(keep.astype(bool), dice, fresh), axis=1)
+
+
+def simulate(games: int, seed: int = 0, chunk: int = 2000) -> np.ndarray:
+    """The final scores of ``games`` solitaire games played optimally, dice from numpy's PCG64 at ``seed``."""
+    d = qo.dice()
+    u = d.u
+    values = qo.table()
+    size, row = _subsets()
+    rng = np.random.default_rng(seed)
+    out = []
+    for start in range(0, games, chunk):
+        n = min(chunk, games - start)
+        masks = np.zeros(n, dtype=np.int64)
+        sums = np.zeros(n, dtype=np.int64)
+        flags = np.zeros(n, dtype=np.int64)
+        total = np.zeros(n, dtype=np.int64)
+        for _ in range(len(q.BOXES)):
+            boxes = qo.worths(values, masks, sums, flags)  # (n, 13, 252)
+            final = boxes.max(axis=1)
+            last = qo.expect(u, final)
+            first = qo.expect(u, qo.best_hold(u, final, last))
+            dice = np.sort(rng.integers(0, 6, size=(n, DICE)), axis=1)
+            dice = _hold(dice, final, first, size, row, rng)
+            dice = _hold(dice, final, last, size, row, rng)
+            r = u.index(DICE, dice)
+            box = boxes[np.arange(n), :, r].argmax(axis=1)
+            total += _score(masks, sums, flags, box, r)
+        out.append(total)
+    return np.concatenate(out)
+
+
+def _score(masks, sums, flags, box, r) -> np.ndarray:
+    """The points of filling ``box`` with roll ``r`` (bonuses included); updates the states in place."""
+    d = qo.dice()
+    joker = (
+        ((masks >> qo.YAHTZEE) & 1).astype(bool) & d.five[r] & ((masks >> d.five_face[r]) & 1).astype(bool)
+    )
+    points = np.where(joker, d.joker[box, r], d.plain[box, r]).astype(np.int64)
+    gained = points + q.QUINTZEE_BONUS * (flags * d.five[r])
+    upper = box < qo.UPPER
+    reached = upper & (sums < qo.CAP) & (sums + points >= qo.CAP)
+    gained += q.TOP_BONUS * reached
+    sums[:] = np.where(upper, np.minimum(qo.CAP, sums + points), sums)
+    flags[:] = flags | ((box == qo.YAHTZEE) & (points == q.QUINTZEE))
+    masks[:] = masks | (1 << box)
+    return gained
+
+
+def engine_games(games: int, seed: int = 0) -> list[int]:
+    """Final scores of ``games`` solo games through the engine, every action ``games.bots.choose``'s."""
+    from games import bots, rules
+    from games.rules.dice import make_dice
+
+    if q.slug not in rules.ENGINES:
+        rules.register(q)
+    scores = []
+    for g in range(games):
+        state = q.new_game(["solo"])
+        dice, rng = make_dice(random.Random(seed * 1_000_003 + g)), random.Random(g)
+        while not state["over"]:
+            state = q.apply(state, "solo", bots.choose(q.slug, state, "expert", rng), dice)
+        scores.append(state["cards"]["solo"]["total"])
+    return scores
+
+
+def summary(values: Sequence[float]) -> dict:
+    a = np.asarray(values, dtype=np.float64)
+    mean, sd = float(a.mean()), float(a.std())
+    half = 1.96 * sd / math.sqrt(len(a))
+    return {
+        "n": len(a),
+        "mean": round(mean, 3),
+        "sd": round(sd, 2),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+    }
+
+
+def _contains(s: dict) -> str:
+    return "yes" if s["ci95"][0] <= 254.59 <= s["ci95"][1] else "no"
+
+
+def write(result: dict, command: str) -> None:
+    figures = json.loads(JSON_OUT.read_text())
+    figures["quintzee"] = result
+    JSON_OUT.write_text(json.dumps(figures, indent=1) + "\n")
+    s = result["expert"]["score"]
+    lines = [
+        SECTION,
+        "",
+        f"Measured by `{command}` ({result['seconds']:.0f} s, one thread; figures in "
+        'docs/benchmarks/bots.json, key "quintzee"). Quintzee\'s expert plays the exact solitaire optimum '
+        "(games/bots/quintzee_optimum.py: "
+        f"start value {result['optimum']:.4f}, Verhoeff's 254.5896; table built in "
+        f"{result['table']['build_seconds']:.0f} s, {result['table']['bytes'] / 1e6:.2f} MB). "
+        "Solitaire games with seeded dice, all played at once on the table's values.",
+        "",
+        "| player | games | mean score | sd | 95 % interval | contains 254.59 |",
+        "|---|---:|---:|---:|---|---|",
+        f"| optimal | {s['n']} | {s['mean']:.2f} | {s['sd']:.2f} | {s['ci95'][0]:.2f} to {s['ci95'][1]:.2f} "
+        f"| {_contains(s)} |",
+    ]
+    if "engine" in result:
+        e = result["engine"]["score"]
+        lines.append(
+            f"| expert through the engine | {e['n']} | {e['mean']:.2f} | {e['sd']:.2f} "
+            f"| {e['ci95'][0]:.2f} to {e['ci95'][1]:.2f} | {_contains(e)} |"
+        )
+    section = "\n".join([*lines, ""])
+    text = DOC.read_text()
+    if SECTION in text:
+        head, rest = text.split(SECTION, 1)
+        tail = rest.split("\n## ", 1)
+        text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    DOC.write_text(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.quintzee", description=__doc__)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--engine", type=int, default=0, help="also play this many games through the engine")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    scores = simulate(args.games, args.seed)
+    result = {
+        "optimum": round(float(qo.table()[0, 0, 0]), 6),
+        "table": {"path": str(qo.PATH.relative_to(ROOT)), "bytes": qo.PATH.stat().st_size, **BUILD},
+        "expert": {"score": summary(scores)},
+    }
+    if args.engine:
+        result["engine"] = {"score": summary(engine_games(args.engine, args.seed))}
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    sys.stdout.write(json.dumps(result, indent=1) + "\n")
+    if args.write:
+        write(result, " ".join(["python -m bench.quintzee", *(argv if argv is not None else sys.argv[1:])]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

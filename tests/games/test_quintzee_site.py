@@ -1,0 +1,107 @@
+"""The extra-engine proof (tests/games/test_extra_engine.py) for a real game: Quintzee, registered with
+one line and nothing else, is offered in the lobby, played against its optimal computer with the Hint
+button, replayed, counted in the history, statistics and high scores, has a rules page, and its review
+finds that every hinted move lost nothing against the optimum."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import AsyncClient
+from django.urls import reverse
+
+from coach import judge
+from coach import services as coach
+from coach.models import SeatReview
+from games import rules
+from games.computers import tasks
+from games.models import Game
+from games.results.replays import game_verify_replay
+from games.rules import quintzee
+from tests.games.sockets import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def registered():
+    rules.register(quintzee)
+    yield quintzee
+    rules.unregister(quintzee.slug)
+
+
+async def _page(web: AsyncClient, url: str, **params) -> str:
+    response = await web.get(url, params)
+    assert response.status_code == 200, (url, response.status_code)
+    return response.content.decode()
+
+
+async def _ask_hint(tab: Client) -> dict:
+    await tab.comm.send_json_to({"type": "ask_hint"})
+    while True:
+        reply = await tab.next_any()
+        if reply["type"] in ("hint", "error"):
+            return reply
+
+
+async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_everywhere(registered, make_user):
+    ann = await database_sync_to_async(make_user)("ann")
+    web = AsyncClient()
+    await web.aforce_login(ann)
+    assert '<option value="quintzee">Quintzee</option>' in await _page(web, reverse("games:lobby"))
+    created = await web.post(
+        reverse("games:new"), {"kind": "quintzee", "seats": 2, "computers": 1, "strength": "expert"}
+    )
+    game = await Game.objects.aget(kind="quintzee")
+    assert created.status_code == 302 and game.status == Game.Status.PLAYING
+    computer = "computer-expert-1"
+    tab = Client(ann, game.pk)
+    hinted = []
+    snapshot = await tab.open()
+    assert (snapshot["game"]["view"], snapshot["game"]["sheet"]) == ("cards", quintzee.SHEET)
+    try:
+        while game.status == Game.Status.PLAYING:
+            if game.current_player == computer:
+                assert await database_sync_to_async(tasks.play.call)(game.pk, game.seq) == "played"
+            else:
+                hint = await _ask_hint(tab)
+                assert hint["type"] == "hint" and hint["seq"] == game.seq, hint
+                assert hint["action"] in quintzee.legal_actions(game.state)
+                assert hint["text"] == judge.describe(game.kind, game.state, hint["action"])
+                if hint["decision"]:
+                    hinted.append(hint["text"])
+                reply = await tab.act(hint["action"])
+                assert reply["type"] == "ack", reply
+            game = await Game.objects.aget(pk=game.pk)
+    finally:
+        await tab.close()
+    assert game.status == Game.Status.FINISHED
+    assert await database_sync_to_async(game_verify_replay)(game_id=game.pk)
+    cards = game.state["cards"]
+    assert all(card["complete"] for card in cards.values())
+
+    assert f"Quintzee #{game.pk}" in await _page(
+        web, reverse("players:history", args=["ann"]), kind="quintzee"
+    )
+    stats = json.loads(await _page(web, reverse("api_player_stats", args=["ann"]), kind="quintzee"))
+    assert (stats["games"], stats["best"]) == (1, cards["ann"]["total"])
+    assert "<caption>Quintzee</caption>" in await _page(web, reverse("highscores"), kind="quintzee")
+    replay = await _page(web, reverse("games:replay", args=[game.pk]))
+    assert f'Quintzee <span class="muted">#{game.pk}</span>' in replay
+
+    assert len(hinted) >= 13
+    assert await database_sync_to_async(coach.review_game)(game_id=game.pk) == "reviewed"
+    review = await SeatReview.objects.aget(review__game=game)
+    assert [d["text"] for d in review.decisions] == hinted
+    assert review.total_cost == 0 and review.accuracy == 100
+
+
+async def test_quintzee_has_a_rules_page_with_its_boxes(registered, client):
+    response = await database_sync_to_async(client.get)(reverse("games:rules", args=["quintzee"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<h1 id="rules-title">Quintzee: how to play</h1>' in page
+    assert quintzee.pitch in page
+    assert '<th scope="row">Full House</th><td>' in page and '<th scope="row">Quintzee</th><td>' in page
