@@ -32,7 +32,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return redirect("notices:settings")
     pair = vapid.keys()
     devices = [
-        (device, DeviceForm(instance=device, prefix=f"device-{device.pk}"))
+        # Each device's form posts to its own address: plain field names, ids of its own on the page.
+        (device, DeviceForm(instance=device, auto_id=f"device-{device.pk}-%s"))
         for device in PushSubscription.objects.filter(user=request.user).order_by("created_at")
     ]
     return render(
@@ -98,11 +99,11 @@ def push_unsubscribe(request: HttpRequest) -> JsonResponse:
 def push_device(request: HttpRequest, device_id: int) -> HttpResponse:
     """The settings page's form of one device: its switches, or (the remove button) the device gone."""
     device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
-    if "remove" in request.POST:
+    if request.POST.get("action") == "remove":
         device.delete()
         messages.success(request, _("This device gets no more push messages."))
         return redirect("notices:settings")
-    form = DeviceForm(request.POST, instance=device, prefix=f"device-{device.pk}")
+    form = DeviceForm(request.POST, instance=device)
     if form.is_valid():
         form.save()
         messages.success(request, _("Push messages of %(device)s saved.") % {"device": device.device})

@@ -92,13 +92,13 @@ async function start() {
   const mine = [...section.querySelectorAll("li[data-endpoint]")].find((li) => li.dataset.endpoint === subscription.endpoint);
   const form = mine.querySelector("form");
   form.addEventListener("submit", async (event) => {
-    if (event.submitter?.name !== "remove") return;
+    if (event.submitter?.value !== "remove") return;
     event.preventDefault();
     await subscription.unsubscribe().catch(() => {});
     const remove = document.createElement("input");
     remove.type = "hidden";
-    remove.name = "remove";
-    remove.value = "1";
+    remove.name = "action";
+    remove.value = "remove";
     form.append(remove);
     form.submit();
   });

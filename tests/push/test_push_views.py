@@ -142,13 +142,13 @@ def test_the_settings_page_lists_the_devices_and_the_public_key(user_client, use
     assert f'data-endpoint="{mine.endpoint}"' in page
     assert "js/push-settings.js" in page
     for kind in ("turn", "invitation", "group", "tournament"):
-        assert f'name="device-{mine.pk}-{kind}"' in page
+        assert f'name="{kind}" id="device-{mine.pk}-{kind}"' in page
 
 
 def test_a_devices_switches_are_saved_per_device(user_client, user, device, vapid_keys):
     phone, laptop = device(user), device(user)
     url = reverse("notices:push_device", args=[phone.pk])
-    answer = user_client.post(url, {f"device-{phone.pk}-turn": "on", f"device-{phone.pk}-group": "on"})
+    answer = user_client.post(url, {"turn": "on", "group": "on"})
     assert answer.status_code == 302
     phone.refresh_from_db()
     laptop.refresh_from_db()
@@ -158,7 +158,7 @@ def test_a_devices_switches_are_saved_per_device(user_client, user, device, vapi
 
 def test_a_device_is_removed_from_the_settings_page(user_client, user, device, vapid_keys):
     phone = device(user)
-    user_client.post(reverse("notices:push_device", args=[phone.pk]), {"remove": "1"})
+    user_client.post(reverse("notices:push_device", args=[phone.pk]), {"action": "remove"})
     assert not PushSubscription.objects.exists()
 
 
@@ -167,5 +167,5 @@ def test_another_players_device_is_not_found(client, make_user, device, vapid_ke
     bobs = device(bob)
     client.force_login(ann)
     url = reverse("notices:push_device", args=[bobs.pk])
-    assert client.post(url, {"remove": "1"}).status_code == 404
+    assert client.post(url, {"action": "remove"}).status_code == 404
     assert PushSubscription.objects.filter(pk=bobs.pk).exists()

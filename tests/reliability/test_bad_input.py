@@ -106,6 +106,7 @@ NEW_GAME = {
     "absence_limit": "120",
     "pace": "live",
     "group": "",
+    "rated": "on",
 }
 NEW_PASSWORDS = {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
 BOARD = {"kind": "farkle", "period": "all", "goal": "10000"}
@@ -113,6 +114,17 @@ BOARD = {"kind": "farkle", "period": "all", "goal": "10000"}
 ROUTES: dict[str, Route] = {
     "": Route(),
     "healthz": Route(),
+    # The installable app (play/pwa.py): read nothing.
+    "manifest.webmanifest": Route(),
+    "sw.js": Route(),
+    "offline/": Route(),
+    # Push messages: the settings page's script posts JSON (its body, no form field); a device's form.
+    "notices/push/subscribe/": Route(),
+    "notices/push/unsubscribe/": Route(),
+    "notices/push/devices/<device_id>/": Route(
+        lambda w: {"device_id": w.push_device},
+        form={"action": "save", "turn": "on", "invitation": "on", "group": "on", "tournament": "on"},
+    ),
     "i18n/setlang/": Route(form={"language": "de", "next": "/"}, query={"next": "/"}),
     "jsi18n/<language>/": Route(lambda w: {"language": "de"}),
     "accounts/signup/": Route(
@@ -183,6 +195,7 @@ ROUTES: dict[str, Route] = {
         query={"kind": "farkle", "period": "all", "group": "", "page": "1"},
     ),
     "highscores/": Route(query={**BOARD, "group": ""}),
+    "ratings/": Route(query={"kind": "farkle", "goal": "10000", "group": ""}),
     "api/highscores/": Route(query={**BOARD, "group": ""}),
     "api/players/<username>/stats/": Route(
         lambda w: {"username": "ann"}, query={"kind": "farkle", "goal": "10000", "opponents": "all"}

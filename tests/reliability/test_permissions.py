@@ -120,6 +120,10 @@ GROUP_DETAIL_ERR = Go("groups:detail", group_args, "error")
 GET_CASES = [
     Case("home", url("home"), roles(200)),
     Case("healthz", url("healthz"), roles(200)),
+    # The installable app (play/pwa.py): the same for everyone.
+    Case("manifest", url("manifest"), roles(200)),
+    Case("service-worker", url("service-worker"), roles(200)),
+    Case("offline", url("offline"), roles(200)),
     # The pages' JavaScript catalogue (play.i18n) and the language switch (POST only).
     Case("jsi18n", url("javascript-catalog", lambda w: ["de"]), roles(200)),
     Case("jsi18n-unknown", path("/jsi18n/xx/"), roles(404)),
@@ -190,6 +194,9 @@ GET_CASES = [
     Case("stats-unknown", path("/players/nobody-here/"), signed_in(404)),
     Case("history", url("players:history", lambda w: ["ann"]), signed_in(200)),
     Case("highscores", url("highscores"), signed_in(200)),
+    # The rating lists (ratings): global, and a group's only for its members.
+    Case("ratings", url("ratings"), signed_in(200)),
+    Case("ratings-group", path("/ratings/?kind=farkle&group={w.group.pk}"), members(200, 404)),
     Case("api-highscores", url("api_highscores"), signed_in(200)),
     Case("api-stats", url("api_player_stats", lambda w: ["ann"]), signed_in(200)),
     # The admin: staff only (see the module docstring for the rule).

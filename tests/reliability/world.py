@@ -34,6 +34,7 @@ from games.models import Game
 from games.tables import services
 from groups import services as group_services
 from groups.models import Group
+from notices.models import PushSubscription
 from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
 from tests.factories import UserFactory
@@ -64,6 +65,7 @@ class World:
     group: Group | None = None
     auth_group: AuthGroup | None = None
     task_id: str = ""  # a result of the worker's sweep (notices.tasks)
+    push_device: int = 0  # the "seated" player's phone (notices.models.PushSubscription)
     unsubscribe_token: str = ""  # the turn e-mails' unsubscribe token of the "outsider"
 
     def user(self, role: str):
@@ -105,6 +107,13 @@ def build() -> World:
     assert world.games["finished"].status == Game.Status.FINISHED
     world.auth_group = AuthGroup.objects.create(name="referees")
     world.task_id = str(send_due_turn_mails.enqueue().id)
+    world.push_device = PushSubscription.objects.create(
+        user=u["seated"],
+        endpoint="https://push.example.com/send/seated-phone",
+        p256dh="B" + "A" * 86,
+        auth="A" * 22,
+        device="Chrome on Android",
+    ).pk
     world.unsubscribe_token = unsubscribe_token(u["outsider"])
     return world
 
