@@ -77,3 +77,39 @@ def new_table(creator, others, kind, options=None) -> Game:
     if others:
         services.game_start(game_id=game.pk, user=creator)
     return Game.objects.get(pk=game.pk)
+
+
+async def ask_hint(tab: Client) -> dict:
+    """Ask for a hint; the hint (or the error) that answers it."""
+    await tab.comm.send_json_to({"type": "ask_hint"})
+    while True:
+        reply = await tab.next_any()
+        if reply["type"] in ("hint", "error"):
+            return reply
+
+
+async def play_out_with_hints(tab: Client, game: Game, computer: str, engine) -> tuple[Game, list[str]]:
+    """Play ``game`` to its end: the computer's turns through its task, the person's by the hints it is
+    given (each checked against the engine and the coach's wording). The ended game, and the texts of
+    the hints that were decisions."""
+    from coach import judge
+    from games.computers import tasks
+
+    hinted: list[str] = []
+    try:
+        while game.status == Game.Status.PLAYING:
+            if game.current_player == computer:
+                assert await database_sync_to_async(tasks.play.call)(game.pk, game.seq) == "played"
+            else:
+                hint = await ask_hint(tab)
+                assert hint["type"] == "hint" and hint["seq"] == game.seq, hint
+                assert hint["action"] in engine.legal_actions(game.state)
+                assert hint["text"] == judge.describe(game.kind, game.state, hint["action"])
+                if hint["decision"]:
+                    hinted.append(hint["text"])
+                reply = await tab.act(hint["action"])
+                assert reply["type"] == "ack", reply
+            game = await Game.objects.aget(pk=game.pk)
+    finally:
+        await tab.close()
+    return game, hinted

@@ -13,15 +13,13 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient
 from django.urls import reverse
 
-from coach import judge
 from coach import services as coach
 from coach.models import SeatReview
 from games import rules
-from games.computers import tasks
 from games.models import Game
 from games.results.replays import game_verify_replay
 from tests.games.extra import two_boxes
-from tests.games.sockets import Client
+from tests.games.sockets import Client, play_out_with_hints
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,14 +143,6 @@ async def test_a_registered_engine_has_a_rules_page_with_its_boxes(registered, c
     assert "Ranked by final total." in page
 
 
-async def _ask_hint(tab: Client) -> dict:
-    await tab.comm.send_json_to({"type": "ask_hint"})
-    while True:
-        reply = await tab.next_any()
-        if reply["type"] in ("hint", "error"):
-            return reply
-
-
 async def test_a_registered_engine_is_played_against_a_computer_with_hints_and_reviewed(
     registered, make_user
 ):
@@ -167,25 +157,8 @@ async def test_a_registered_engine_is_played_against_a_computer_with_hints_and_r
     assert created.status_code == 302 and game.status == Game.Status.PLAYING
     computer = "computer-expert-1"
     tab = Client(ann, game.pk)
-    hinted = []
     await tab.open()
-    try:
-        while game.status == Game.Status.PLAYING:
-            if game.current_player == computer:
-                played = await database_sync_to_async(tasks.play.call)(game.pk, game.seq)
-                assert played == "played"
-            else:
-                hint = await _ask_hint(tab)
-                assert hint["type"] == "hint" and hint["seq"] == game.seq, hint
-                assert hint["action"] in two_boxes.legal_actions(game.state)
-                assert hint["text"] == judge.describe(game.kind, game.state, hint["action"])
-                if hint["decision"]:
-                    hinted.append(hint["text"])
-                reply = await tab.act(hint["action"])
-                assert reply["type"] == "ack", reply
-            game = await Game.objects.aget(pk=game.pk)
-    finally:
-        await tab.close()
+    game, hinted = await play_out_with_hints(tab, game, computer, two_boxes)
     assert game.status == Game.Status.FINISHED
     assert await database_sync_to_async(game_verify_replay)(game_id=game.pk)
     seats = {s.user.username: s async for s in game.seats.select_related("user")}

@@ -12,15 +12,13 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient
 from django.urls import reverse
 
-from coach import judge
 from coach import services as coach
 from coach.models import SeatReview
 from games import rules
-from games.computers import tasks
 from games.models import Game
 from games.results.replays import game_verify_replay
 from games.rules import quintzee
-from tests.games.sockets import Client
+from tests.games.sockets import Client, play_out_with_hints
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,14 +36,6 @@ async def _page(web: AsyncClient, url: str, **params) -> str:
     return response.content.decode()
 
 
-async def _ask_hint(tab: Client) -> dict:
-    await tab.comm.send_json_to({"type": "ask_hint"})
-    while True:
-        reply = await tab.next_any()
-        if reply["type"] in ("hint", "error"):
-            return reply
-
-
 async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_everywhere(registered, make_user):
     ann = await database_sync_to_async(make_user)("ann")
     web = AsyncClient()
@@ -58,25 +48,9 @@ async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_ever
     assert created.status_code == 302 and game.status == Game.Status.PLAYING
     computer = "computer-expert-1"
     tab = Client(ann, game.pk)
-    hinted = []
     snapshot = await tab.open()
     assert (snapshot["game"]["view"], snapshot["game"]["sheet"]) == ("cards", quintzee.SHEET)
-    try:
-        while game.status == Game.Status.PLAYING:
-            if game.current_player == computer:
-                assert await database_sync_to_async(tasks.play.call)(game.pk, game.seq) == "played"
-            else:
-                hint = await _ask_hint(tab)
-                assert hint["type"] == "hint" and hint["seq"] == game.seq, hint
-                assert hint["action"] in quintzee.legal_actions(game.state)
-                assert hint["text"] == judge.describe(game.kind, game.state, hint["action"])
-                if hint["decision"]:
-                    hinted.append(hint["text"])
-                reply = await tab.act(hint["action"])
-                assert reply["type"] == "ack", reply
-            game = await Game.objects.aget(pk=game.pk)
-    finally:
-        await tab.close()
+    game, hinted = await play_out_with_hints(tab, game, computer, quintzee)
     assert game.status == Game.Status.FINISHED
     assert await database_sync_to_async(game_verify_replay)(game_id=game.pk)
     cards = game.state["cards"]
