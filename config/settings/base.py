@@ -363,12 +363,28 @@ AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not recorded
 AXES_VERBOSE = False
 # No admin pages for axes' tables: `manage.py axes_list_attempts` lists locks, axes_reset_username lifts one.
 AXES_ENABLE_ADMIN = False
-# The shared rate limits (infra/ratelimit.py: the websockets' per-user counts, sign-ups, password
-# resets, chat), counted by the `limits` library in this storage: Redis when REDIS_URL is set, so that
-# limits hold across daphne replicas, else in-process memory (the embedded default: one process). Short
-# socket timeouts: if Redis is down the limits fail open (logged) instead of stalling play.
-RATE_LIMIT_STORAGE = REDIS_URL or "memory://"
-RATE_LIMIT_SOCKET_TIMEOUT = 0.5
+# The websockets' per-user counters (infra/ratelimit.py), shared by every server process, live in
+# this cache: in-process memory on the embedded default (one process), Redis when REDIS_URL is set, so
+# that limits hold across daphne replicas. Short socket timeouts: if Redis is down the limits fail open
+# (logged) instead of stalling play.
+RATE_LIMIT_CACHE = "ratelimit"
 # Two sites on one Redis database would otherwise count each other's sign-ups and chat (user ids repeat).
 RATE_LIMIT_KEY_PREFIX = env("RATE_LIMIT_KEY_PREFIX", default=f"dicehall-{SITE_KEY}")
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    RATE_LIMIT_CACHE: (
+        {
+            # django-redis: one connection pool per process, shared by every websocket's cache object.
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
+            "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ratelimit",
+            "KEY_PREFIX": RATE_LIMIT_KEY_PREFIX,
+        }
+    ),
+}

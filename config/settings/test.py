@@ -46,6 +46,7 @@ WHITENOISE_USE_FINDERS = True
 # key prefix; daphne subprocesses started by a test are given the test's prefix explicitly).
 if "RATE_LIMIT_KEY_PREFIX" not in os.environ:
     RATE_LIMIT_KEY_PREFIX = f"test-{os.getpid()}"
+    CACHES["ratelimit"]["KEY_PREFIX"] = RATE_LIMIT_KEY_PREFIX  # noqa: F405
 
 # Every sign-up of a test run comes from 127.0.0.1 (the journeys alone make dozens): the limit stays on,
 # high enough for the suite; tests/accounts/test_signup_limit.py checks it with a small one.

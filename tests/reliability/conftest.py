@@ -248,12 +248,16 @@ class Socket:
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
-    """Each test starts with no rate-limit counts (in-process storage only; a shared Redis is never
-    cleared: there every run has its own key prefix and user ids are not reused)."""
+    """Each test starts with no rate-limit or sign-in counts (in-process cache only; a shared Redis is
+    never cleared: there every run has its own key prefix and user ids are not reused)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
     from infra import ratelimit
 
-    if settings.RATE_LIMIT_STORAGE.startswith("memory://"):
-        ratelimit.limiter().storage.reset()
+    cache = caches[settings.RATE_LIMIT_CACHE]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
     ratelimit._broken_until = 0.0
     yield
     ratelimit._broken_until = 0.0

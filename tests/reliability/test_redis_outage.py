@@ -176,11 +176,18 @@ async def test_actions_survive_a_channel_layer_outage(make_user, daphne, own_red
 
 @pytest.fixture
 def limits_on(settings):
-    """Point the rate limits' shared storage at a given redis-server (a key prefix of the test's own)."""
+    """Point the rate limits' shared cache at a given redis-server (a key prefix of the test's own)."""
 
     def point(redis) -> None:
-        settings.RATE_LIMIT_STORAGE = redis.url
-        settings.RATE_LIMIT_KEY_PREFIX = f"failopen-{uuid.uuid4().hex}"
+        settings.CACHES = {
+            **settings.CACHES,
+            settings.RATE_LIMIT_CACHE: {
+                "BACKEND": "django_redis.cache.RedisCache",
+                "LOCATION": redis.url,
+                "KEY_PREFIX": f"failopen-{uuid.uuid4().hex}",
+                "OPTIONS": {"SOCKET_TIMEOUT": 0.5, "SOCKET_CONNECT_TIMEOUT": 0.5},
+            },
+        }
 
     return point
 
@@ -292,9 +299,10 @@ async def test_table_chat_fails_open_while_redis_is_stopped(make_user, own_redis
 async def test_socket_limits_fail_open_without_stalling_the_event_loop_while_redis_hangs(
     make_user, own_redis, limits_on, settings
 ):
-    """The per-user counts of a socket's frames (limits.aio on Redis) hold while Redis answers; once it
-    hangs (SIGSTOP) a frame waits at most a short timeout, on the event loop without blocking it, then
-    the limit fails open for every frame that follows; once Redis is back the limit holds again."""
+    """The per-user counts of a socket's frames (counted in Redis through the async client) hold while
+    Redis answers; once it hangs (SIGSTOP) a frame waits at most a short timeout, on the event loop
+    without blocking it, then the limit fails open for every frame that follows; once Redis is back
+    the limit holds again."""
     limits_on(own_redis)
     settings.WS_RATE_USER_MESSAGES_PER_10S = 2
     ann = await database_sync_to_async(make_user)("ann")
