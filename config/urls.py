@@ -18,6 +18,7 @@ urlpatterns = [
     path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("play.urls")),
+    path("play/", include("pairing.urls")),
     path("groups/", include("groups.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "chat",
     "coach",
     "ratings",
+    "pairing",
     "play",
     "django_tasks",
     "django_tasks_db",

@@ -7,6 +7,8 @@ in the engine's `players`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -49,11 +51,13 @@ def game_create(
     rated: bool = True,
     server_seed: str = "",
     client_seed: str = "",
+    others: Sequence = (),
 ) -> Game:
-    """Create a game with the creator in seat 0 and ``computers`` computer players of ``strength`` in
-    the next seats; a table that is full from the start (solo, or the creator and computers only)
-    starts at once. Over days (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end
-    changes its players' ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
+    """Create a game with the creator in seat 0, the people ``others`` in the next seats (a table that
+    pairing filled), and ``computers`` computer players of ``strength`` after them; a table that is full
+    from the start (solo, the creator and computers, a paired table) starts at once. Over days
+    (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end changes its players'
+    ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
     was committed to the creator beforehand (play.fair_seeds), the creator's seed ``client_seed`` if they
     brought one; each is drawn from the server's random source otherwise."""
     try:
@@ -81,7 +85,7 @@ def game_create(
         raise BadRequest(_("A game over days gives 1, 2 or 3 days per turn."))
     if not 10 <= limit <= 7 * 24 * 3600:
         raise BadRequest(_("The absence limit must be between 10 seconds and a week."))
-    _check_computers(computers, strength, seats)
+    _check_computers(computers, strength, seats - len(others))
     if client_seed and not fair_dice.valid_client_seed(client_seed):
         _bad_seed()
     with transaction.atomic():
@@ -103,11 +107,14 @@ def game_create(
             game=game, user=creator, position=0, **({"client_seed": client_seed} if client_seed else {})
         )
         taken = [creator.username]
-        for position in range(1, computers + 1):
+        for position, other in enumerate(others, start=1):
+            Seat.objects.create(game=game, user=other, position=position)
+            taken.append(other.username)
+        for position in range(len(taken), len(taken) + computers):
             computer = computer_players.free_computer(strength, taken)
             Seat.objects.create(game=game, user=computer, position=position)
             taken.append(computer.username)
-        if seats == 1 + computers:
+        if seats == len(taken):
             _start(game)
     return game
 

@@ -2,7 +2,7 @@
 // them): a game's own options while that game is chosen (data-kinds), and what needs other players
 // (computers, pace, group; data-needs="others") or a live table (the wait for an absent player;
 // "live") only while it does. A field that does not apply is disabled too, so it is not sent.
-for (const form of document.querySelectorAll('#new-game-form, #computer-form, #solo-form')) {
+for (const form of document.querySelectorAll('#new-game-form, #computer-form, #solo-form, #seek-form')) {
   const value = (name) => form.elements[name]?.value ?? '';
   const applies = (field) => {
     if (field.dataset.kinds !== undefined && !field.dataset.kinds.split(' ').includes(value('kind'))) return false;

@@ -1,0 +1,58 @@
+// The "Play someone now" page while the player waits (pairing/consumers.py): the queue as it changes,
+// a ping every 10 s that keeps a live request in the queue, and the game's page once seated.
+import { fmt, gettext, ngettext } from './i18n.js';
+
+const panel = document.querySelector('[data-queue]');
+const PING_EVERY_MS = 10000;
+let since = Number(panel.dataset.since);
+let ws = null;
+let delay = 500;
+
+function show(state) {
+  if (state.game) {
+    location.assign(state.url);
+    return;
+  }
+  if (!state.waiting) {
+    location.reload(); // left in another tab, or too long away: the form again
+    return;
+  }
+  since = state.since;
+  document.getElementById('queue-others').textContent = fmt(
+    ngettext('%(n)s other player waits for this game.', '%(n)s other players wait for this game.', state.others),
+    { n: state.others },
+  );
+  document.getElementById('queue-window').textContent = state.window
+    ? fmt(gettext('Seating ratings within %(w)s points of yours; the range widens while you wait.'), { w: state.window })
+    : gettext('Seating anyone who waits for this game.');
+}
+
+function tick() {
+  const waited = Math.max(0, Math.round(Date.now() / 1000 - since));
+  document.getElementById('queue-waited').textContent = fmt(gettext('Waiting for %(n)s s.'), { n: waited });
+}
+
+function connect() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  ws = new WebSocket(`${scheme}://${location.host}/ws/queue/`);
+  let ping = null;
+  ws.onopen = () => {
+    delay = 500;
+    ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'ping' })), PING_EVERY_MS);
+  };
+  ws.onmessage = (e) => {
+    const message = JSON.parse(e.data);
+    if (message.type === 'queue') show(message);
+    else if (message.type === 'seated') location.assign(message.url);
+  };
+  ws.onclose = (e) => {
+    clearInterval(ping);
+    if (e.code === 4401) return;
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 15000);
+  };
+}
+
+tick();
+setInterval(tick, 1000);
+connect();
