@@ -21,7 +21,7 @@ from games.errors import Sentence
 from games.live.dbpool import database_sync_to_async
 from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
 from infra.ratelimit import ConnectionLimiter
-from pairing import services
+from pairing import seating, services
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
             return
         self.limiter = ConnectionLimiter(self.user.pk)
         self.queue_group: str | None = None
-        if not await self._layer("group_add", services.user_group(self.user.pk)):
+        if not await self._layer("group_add", seating.user_group(self.user.pk)):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.joined = True
@@ -48,7 +48,7 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
             self.joined = False
             if self.queue_group:
                 await self._layer("group_discard", self.queue_group)
-            await self._layer("group_discard", services.user_group(self.user.pk))
+            await self._layer("group_discard", seating.user_group(self.user.pk))
 
     async def _layer(self, method: str, group: str) -> bool:
         try:
@@ -70,7 +70,7 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
     async def _send_state(self) -> None:
         """Send the player's place in the queue, and hear their queue's changes while they wait."""
         state, queue = await self._db(self._read)()
-        group = services.queue_group(queue) if queue else None
+        group = seating.queue_group(queue) if queue else None
         if group != self.queue_group:
             if self.queue_group:
                 await self._layer("group_discard", self.queue_group)
@@ -107,4 +107,4 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
 
     async def pairing_seated(self, event: dict) -> None:
         game = event["game"]
-        await self.send_json({"type": "seated", "game": game, "url": services.game_url(game)})
+        await self.send_json({"type": "seated", "game": game, "url": seating.game_url(game)})

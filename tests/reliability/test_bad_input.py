@@ -194,6 +194,22 @@ ROUTES: dict[str, Route] = {
         lambda w: {"username": "ann"},
         query={"kind": "farkle", "period": "all", "group": "", "page": "1"},
     ),
+    # Play someone now (pairing): the form, leaving, blocking a player.
+    "play/": Route(query={"kind": "farkle"}),
+    "play/ask/": Route(
+        form={
+            "kind": "farkle",
+            "goal": "3000",
+            "dice": "6",
+            "seats": "2",
+            "pace": "live",
+            "computers_after": "60",
+        }
+    ),
+    "play/leave/": Route(),
+    "play/block/<username>/": Route(
+        lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
+    ),
     "highscores/": Route(query={**BOARD, "group": ""}),
     "ratings/": Route(query={"kind": "farkle", "goal": "10000", "group": ""}),
     "api/highscores/": Route(query={**BOARD, "group": ""}),
