@@ -8,25 +8,22 @@ other sockets. Leaving the queue is a form's POST (the page works without a sock
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
-from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
-from games.errors import Sentence
 from games.live.dbpool import database_sync_to_async
-from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
+from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, PlayerSocket
 from infra.ratelimit import ConnectionLimiter
 from pairing import seating, services
 
 logger = logging.getLogger(__name__)
 
 
-class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
+class QueueConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
+    NAME = "queue"
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.joined = False
@@ -50,15 +47,6 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
                 await self._layer("group_discard", self.queue_group)
             await self._layer("group_discard", seating.user_group(self.user.pk))
 
-    async def _layer(self, method: str, group: str) -> bool:
-        try:
-            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
-                await getattr(self.channel_layer, method)(group, self.channel_name)
-        except Exception:
-            logger.warning("channel layer %s for the queue failed", method, exc_info=True)
-            return False
-        return True
-
     def _db(self, func):
         return database_sync_to_async(func, self.user.pk)
 
@@ -77,28 +65,11 @@ class QueueConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
             self.queue_group = group if group and await self._layer("group_add", group) else None
         await self.send_json(state)
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        message, error = parse(text_data, bytes_data)
-        refusal = await self.limiter.check("messages")
-        if refusal is not None:
-            await self._error("rate_limited", refusal, retry_after=refusal.retry_after)
-            return
-        if error is not None:
-            await self._error(*error)
-            return
-        kind = message["type"]
-        if kind == "ping":
-            await self._db(lambda: services.seek_seen(user=self.user))()
-            await self.send_json({"type": "pong"})
-        else:
-            await self._error(
-                "unknown_type", Sentence(_("Unknown message type %(type)s."), type=repr(kind[:40]))
-            )
+    async def on_ping(self, message: dict) -> None:
+        await self._db(lambda: services.seek_seen(user=self.user))()
+        await self.send_json({"type": "pong"})
 
-    async def _error(self, code: str, message, **extra) -> None:
-        with translation.override(self.language):
-            text = message.message if hasattr(message, "message") else str(message)
-        await self.send_json({"type": "error", "id": None, "code": code, "message": text, **extra})
+    HANDLERS = {"ping": on_ping}
 
     # --- channel-layer handlers ---------------------------------------------------------------------
 

@@ -150,4 +150,3 @@ def test_the_page_brings_a_new_seed_to_play_again_after_the_end(players, login_a
     new = Game.objects.get(rematch_of=game)
     assert new.client_seeds[1] == seed and new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
     watch.check()
-
