@@ -30,7 +30,7 @@
       }],
     },
     options: {
-      aspectRatio: 3,
+      maintainAspectRatio: false, // the box's height (static/css/site.css)
       plugins: {
         legend: { display: false },
         tooltip: {

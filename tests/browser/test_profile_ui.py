@@ -55,8 +55,8 @@ def reviewed(user) -> None:
 @pytest.fixture
 def world(make_user):
     ann, bob, cy = make_user("ann", display_name="Annie"), make_user("bob"), make_user("cy")
-    group = group_services.group_create(creator=ann, name="Friday Dice")
-    group_services.group_add_member(group_id=group.pk, user=ann, username="bob")
+    group = off_loop(group_services.group_create, creator=ann, name="Friday Dice")
+    off_loop(group_services.group_add_member, group_id=group.pk, user=ann, username="bob")
     seed_finished_games(40, [ann, bob, cy], groups=[group], seed=5)
     off_loop(ratings_rebuild)
     reviewed(ann)
@@ -66,7 +66,7 @@ def world(make_user):
 @pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_profile_of_another_player(open_as, world, device, size, scheme):  # noqa: F811
-    ann, bob, _cy, group = world
+    _ann, bob, _cy, group = world
     page = open_as(bob, device, scheme)
     page.goto("/players/ann/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("ann")
@@ -98,8 +98,8 @@ def test_a_challenge_and_a_block_from_the_profile(open_as, world, device, size, 
     ann, bob, _cy, _group = world
     page = open_as(bob, device, scheme)
     page.goto("/players/ann/")
-    page.get_by_label("Game").select_option(label="Farkle (3000)")
-    page.get_by_label("Pace").select_option("days-1")
+    page.get_by_label("Game", exact=True).select_option(label="Farkle (3000)")
+    page.get_by_label("Pace", exact=True).select_option("days-1")
     page.get_by_role("button", name="Challenge", exact=True).click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     expect(page.locator(".messages")).to_contain_text("ann is invited")
