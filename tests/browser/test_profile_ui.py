@@ -130,3 +130,20 @@ def test_a_challenge_and_a_block_from_the_profile(open_as, world, device, size, 
     assert Game.objects.filter(creator=bob).count() == 1
     assert not axe_violations(page)
     shoot(page, f"refused-{size}-{scheme}")
+
+
+@pytest.mark.parametrize(("device", "size", "scheme"), [(DESKTOP, "1280", "dark"), (PHONE, "390", "light")])
+def test_the_profile_in_german(open_as, world, device, size, scheme):  # noqa: F811
+    _ann, bob, _cy, _group = world
+    bob.language = "de"
+    off_loop(bob.save, update_fields=["language"])
+    page = open_as(bob, device, scheme)
+    page.goto("/players/ann/")
+    expect(page.get_by_role("heading", name="ann herausfordern")).to_be_visible()
+    expect(page.get_by_role("heading", name="Letzte Spiele")).to_be_visible()
+    expect(page.get_by_role("button", name="ann blockieren")).to_be_visible()
+    page.wait_for_function("() => window.Chart && Chart.getChart('accuracy-chart')")
+    days = page.evaluate("() => Chart.getChart('accuracy-chart').data.labels")
+    assert days and all(re.fullmatch(r"\d\d\.\d\d\.\d{4}", d) for d in days), days
+    assert not axe_violations(page) and no_sideways_scroll(page)
+    shoot(page, f"german-{size}-{scheme}")
