@@ -35,7 +35,12 @@ class SeatReview(models.Model):
 
     class Meta:
         ordering = ["review", "seat__position"]
-        indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+        indexes = [
+            models.Index(fields=["user", "kind", "finished_at"]),
+            # The profile's accuracy over every kind: a player's latest reviews, read newest first until
+            # enough the viewer may see are found, not all of them sorted (docs/BENCHMARKS.md).
+            models.Index(fields=["user", "finished_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"review of seat {self.seat_id}"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from coach.models import Review, SeatReview
-from games import i18n
+from games import i18n, rules
 from games.access import watchable
 from games.models import Game
+from games.rules import declare
 
 WORST_SHOWN = 3
 CHART_GAMES = 30
@@ -111,3 +112,35 @@ def _chart_points(values: list[float]) -> list[tuple[float, float]]:
         )
         for i, v in enumerate(values)
     ]
+
+
+TREND_GAMES = 20
+
+
+def accuracy_trend(user, viewer=None, limit: int = TREND_GAMES) -> dict:
+    """The player's accuracy in their latest reviewed games of every kind, oldest first, for the
+    profile's chart: {"points": [{"game", "kind", "name", "at", "accuracy"}], "mean"}; ``name`` is the
+    game's as its pages write it ("Farkle (3000)"). With a ``viewer`` (the player too: a game of a group
+    they left is no longer theirs to open), only the games that viewer may see (games.access). One
+    query."""
+    reviews = SeatReview.objects.filter(user=user, accuracy__isnull=False)
+    if viewer is not None:
+        reviews = reviews.filter(watchable(viewer, "seat__game"))
+    rows = list(
+        reviews.order_by("-finished_at", "-pk").values_list(
+            "seat__game_id", "kind", "seat__game__options", "finished_at", "accuracy"
+        )[:limit]
+    )
+    rows.reverse()
+    points = [
+        {
+            "game": game,
+            "kind": kind,
+            "name": declare.game_name(rules.get(kind), options or {}),
+            "at": at,
+            "accuracy": round(accuracy, 1),
+        }
+        for game, kind, options, at, accuracy in rows
+    ]
+    mean = sum(row[4] for row in rows) / len(rows) if rows else None
+    return {"points": points, "mean": mean}

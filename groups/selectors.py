@@ -83,3 +83,12 @@ def group_page(group: Group) -> dict:
         "leaderboards": leaderboards(group),
         "head_to_head": head_to_head(group),
     }
+
+
+def in_common(viewer, player) -> list[Group]:
+    """The groups both players are members of, by name (one query)."""
+    if not viewer.is_authenticated:
+        return []
+    return list(
+        Group.objects.filter(memberships__user=viewer).filter(memberships__user=player).order_by("name")
+    )

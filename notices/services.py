@@ -83,16 +83,21 @@ def push_turn(mail: TurnMail, game: Game, user) -> int:
 
 
 def invited_to_table(user, game: Game, by) -> int:
-    """A player was invited to a seat at ``game`` by ``by``. Ready for an invitation addressed to one
-    player (today the site's invitations are links that a host shares; nothing calls this yet)."""
+    """A player was invited to a seat at ``game`` by ``by`` (a challenge from their profile page,
+    play.challenge): a notice, which their pages hear of once the transaction has committed, and a push
+    message to each device that takes invitations, in the caller's transaction; how many pushes."""
     if by is not None and by.pk == user.pk:
         return 0
+    url = game.get_absolute_url()
+    text = gettext_noop("%(player)s invites you to play %(game)s.")
+    params = {"player": by.username if by else game.creator.username, "game": game.kind_name}
+    feed.tell(user, text, url, params)
+    tell_users_on_commit([user.username])
     with speaking(user):
         message = push.payload(
             title=_("An invitation to a table"),
-            body=_("%(player)s invites you to play %(game)s.")
-            % {"player": by.username if by else game.creator.username, "game": game.kind_name},
-            url=game.get_absolute_url(),
+            body=_(text) % params,
+            url=url,
             tag=f"invitation-{game.pk}",
         )
     return push.enqueue(user, "invitation", message)

@@ -1,29 +1,39 @@
-"""Pages and JSON about players and results: statistics, history, high scores, ratings, replays."""
+"""Pages and JSON about players and results: the profile (and its challenge), statistics, history, high
+scores, ratings, replays."""
 
 from __future__ import annotations
 
 import re
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
 
 from chat import selectors as chat_selectors
 from coach import selectors as coach_selectors
 from games import catalogue
 from games.access import can_watch
 from games.catalogue import GameKind
+from games.errors import GameError
 from games.models import Game
 from games.results import export, replays
 from games.results.highscores import PERIODS, high_scores, shown_board
-from games.results.history import finished_games
+from games.results.history import finished_games, recent_games
 from games.results.stats import OPPONENTS, player_stats
 from games.rules.figures import Figure, Table
+from groups import selectors as group_selectors
 from groups.models import Group
 from infra.params import query_id
+from pairing.services import is_blocked
+from play.challenge import challenge_create
+from play.forms import ChallengeForm
 from ratings import kinds as rating_kinds
 from ratings import selectors as rating_selectors
 
@@ -93,6 +103,67 @@ def _no_games(name: str, stats: dict) -> str:
         "computers": gettext("No finished %(name)s games with computer players yet."),
     }.get(stats["opponents"], gettext("No finished %(name)s games yet."))
     return sentence % {"name": name}
+
+
+@login_required
+def profile_page(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's profile: their ratings, latest games, accuracy, the groups the viewer shares with
+    them, and (another person's) the challenge and block buttons."""
+    if "kind" in request.GET:
+        # The statistics were at this address before the profile (issue 34): links to them still work.
+        target = reverse("players:stats", args=[username])
+        return redirect(f"{target}?{request.META.get('QUERY_STRING', '')}")
+    return _profile(request, _player(username), ChallengeForm())
+
+
+def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 200) -> HttpResponse:
+    viewer = request.user
+    other_person = player.pk != viewer.pk and not player.is_computer
+    blocked = other_person and is_blocked(viewer, player)
+    games = recent_games(player, viewer)
+    changes = rating_selectors.changes_of(player, [g.pk for g in games])
+    for game in games:
+        game.rating_change = changes.get(game.pk)
+    context = {
+        "player": player,
+        "own": player.pk == viewer.pk,
+        "ratings": [_rating_entry(row) for row in rating_selectors.player_ratings(player)],
+        "games": games,
+        "accuracy": coach_selectors.accuracy_trend(player, viewer=viewer),
+        "groups": group_selectors.in_common(viewer, player),
+        "other_person": other_person,
+        "blocked": blocked,
+        "challenge_form": form if other_person and not blocked else None,
+    }
+    return render(request, "players/profile.html", context, status=status)
+
+
+def _rating_entry(row: dict) -> dict:
+    """A rating of the profile's list, with the query of its statistics page (Farkle: by the goal)."""
+    kind, variant = rating_kinds.split(row["kind"])
+    query = {"kind": kind.slug, **({kind.separating.name: variant} if variant is not None else {})}
+    return {**row, "query": urlencode(query)}
+
+
+@login_required
+@require_POST
+def challenge(request: HttpRequest, username: str) -> HttpResponse:
+    """A table of the chosen game with the viewer seated and ``username`` invited; the viewer lands at it."""
+    player = _player(username)
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _profile(request, player, form, status=400)
+    try:
+        game = challenge_create(challenger=request.user, username=player.username, **form.game())
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("players:profile", username=player.username)
+    messages.success(
+        request,
+        gettext("%(name)s is invited: they have been told, and take the other seat when they come.")
+        % {"name": player.username},
+    )
+    return redirect("games:detail", game_id=game.pk)
 
 
 @login_required

@@ -107,7 +107,7 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
             expect(replay.locator("#replay-coach")).to_contain_text("(\u221250.0 expected points)")
             snap(replay, f"replay-review-{device}-{scheme}")
             stats = open_as(ann, options, scheme)
-            stats.goto("/players/ann/?kind=farkle&goal=3000")
+            stats.goto("/players/ann/stats/?kind=farkle&goal=3000")
             expect(stats.locator("#coach-accuracy svg .dot")).to_have_count(1)
             stats.locator("#coach-accuracy details summary").click()
             expect(stats.locator("#accuracy-table tbody tr")).to_have_count(1)

@@ -41,7 +41,7 @@ def test_statistics_and_high_scores_with_computer_players(open_as, make_user, de
     ann = make_user("ann")
     off_loop(finished_game_against_the_computer, ann)
     page = open_as(ann, device, scheme)
-    page.goto("/players/ann/?kind=painted-dicez")
+    page.goto("/players/ann/stats/?kind=painted-dicez")
     opponents = page.get_by_role("navigation", name="Opponents")
     with_computers = opponents.get_by_role("link", name="With computer players")
     with_computers.click()

@@ -110,7 +110,7 @@ def test_a_farkle_game_is_named_by_its_goal_everywhere(
     named(f"/games/{done.pk}/replay/", "h1")
     page.goto("/players/ann/history/")
     expect(page.locator("main table")).to_contain_text(f"Farkle (3000) #{done.pk}")
-    named("/players/ann/?kind=farkle&goal=3000")
+    named("/players/ann/stats/?kind=farkle&goal=3000")
     expect(page.locator("nav.tabs [aria-current=page]").nth(1)).to_have_text(f"{words['goal']} 3000")
     _shot(page, f"names-stats-{language}-{device}-{scheme}")
     named("/highscores/?kind=farkle&goal=3000")

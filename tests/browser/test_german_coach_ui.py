@@ -123,7 +123,7 @@ def test_the_review_and_the_accuracy_in_german(ann, open_as, dice, server_env): 
         no_english(replay, "the replay")
         snap(replay, f"review-{device}-{scheme}")
         stats = open_as(ann, options, scheme)
-        stats.goto("/players/ann/?kind=farkle&goal=3000")
+        stats.goto("/players/ann/stats/?kind=farkle&goal=3000")
         expect(stats.locator("#coach-accuracy svg .dot")).to_have_count(1)
         stats.locator("#coach-accuracy details summary").click()
         expect(stats.locator("#accuracy-table tbody tr")).to_have_count(1)

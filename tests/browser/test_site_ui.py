@@ -240,10 +240,11 @@ PAGES = [
     ("home", "ann", "/"),
     ("lobby", "ann", "/games/"),
     ("your-games", "ann", "/games/mine/"),
-    ("stats-triple-quintzee", "ann", "/players/ann/?kind=triple-quintzee"),
-    ("stats-triple-yahtzee-99", "ann", "/players/ann/?kind=triple-yahtzee-99"),
-    ("stats-painted-dicez", "ann", "/players/ann/?kind=painted-dicez"),
-    ("stats-farkle-3000", "ann", "/players/ann/?kind=farkle&goal=3000"),
+    ("stats-triple-quintzee", "ann", "/players/ann/stats/?kind=triple-quintzee"),
+    ("stats-triple-yahtzee-99", "ann", "/players/ann/stats/?kind=triple-yahtzee-99"),
+    ("stats-painted-dicez", "ann", "/players/ann/stats/?kind=painted-dicez"),
+    ("stats-farkle-3000", "ann", "/players/ann/stats/?kind=farkle&goal=3000"),
+    ("player-profile", "ann", "/players/ann/"),
     ("history", "ann", "/players/ann/history/"),
     ("highscores-farkle-3000", "ann", "/highscores/?kind=farkle&goal=3000"),
     ("profile", "ann", "/accounts/profile/"),
@@ -283,7 +284,7 @@ def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
     ann.language = "de"
     off_loop(ann.save, update_fields=["language"])
     page = open_as(ann, DESKTOP if device == "desktop" else PHONE, scheme)
-    page.goto("/players/ann/?kind=farkle&goal=3000")
+    page.goto("/players/ann/stats/?kind=farkle&goal=3000")
     expect(page.locator('[data-stat="best"]')).to_have_text(re.compile(r"^\d{1,2}\.\d{3}$"))
     page.wait_for_function("() => window.Chart && Chart.getChart('series-chart')?.scales?.y?.ticks?.length")
     ticks = page.evaluate("() => Chart.getChart('series-chart').scales.y.ticks.map((t) => t.label)")

@@ -253,7 +253,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         page.get_by_role("link", name="Statistics").click()
         page.get_by_role("navigation", name="Game").get_by_role("link", name="Farkle (10000)").click()
         page.get_by_role("navigation", name="Goal").get_by_role("link", name="Goal 3000").click()
-        expect(page).to_have_url(re.compile(rf"/players/{name}/\?kind=farkle&goal=3000$"))
+        expect(page).to_have_url(re.compile(rf"/players/{name}/stats/\?kind=farkle&goal=3000$"))
         for stat, value in figures[name].items():
             expect(page.locator(f"#stats-figures dd[data-stat='{stat}']")).to_have_text(value)
     check_axe(ann, "statistics")

@@ -163,7 +163,7 @@ def test_player_pages_and_figures_show_outsiders_no_private_game(family):
     game_link = f"/games/{f['game'].pk}/replay/"
     for viewer, shown in (("olga", False), ("cy", True), ("ann", True)):
         client = _client(f[viewer])
-        page = client.get("/players/ann/?kind=farkle&goal=3000").content.decode()
+        page = client.get("/players/ann/stats/?kind=farkle&goal=3000").content.decode()
         assert (game_link in page) is shown, viewer
         api = client.get("/api/players/ann/stats/?kind=farkle&goal=3000").json()
         assert ([s["game"] for s in api["series"]] == [f["game"].pk]) is shown, viewer

@@ -187,8 +187,13 @@ ROUTES: dict[str, Route] = {
     "chat/groups/<group_id>/<message_id>/remove/": Route(
         lambda w: {"group_id": w.group.pk, "message_id": w.chat_message_id}, owner="creator"
     ),
-    "players/<username>/": Route(
+    # The profile reads "kind" only to send the statistics' old links to their page.
+    "players/<username>/": Route(lambda w: {"username": "ann"}, query={"kind": "farkle"}),
+    "players/<username>/stats/": Route(
         lambda w: {"username": "ann"}, query={"kind": "farkle", "goal": "10000", "opponents": "all"}
+    ),
+    "players/<username>/challenge/": Route(
+        lambda w: {"username": "bob"}, form={"kind": "farkle:10000", "pace": "live"}
     ),
     "players/<username>/history/": Route(
         lambda w: {"username": "ann"},

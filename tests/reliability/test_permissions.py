@@ -190,8 +190,12 @@ GET_CASES = [
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         signed_in(405),
     ),
+    # A player's profile (issue 34): anyone signed in; the games and reviews on it are the viewer's to see.
+    Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
+    Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
+    Case("challenge-get", url("players:challenge", lambda w: ["bob"]), signed_in(405)),
     Case("stats", url("players:stats", lambda w: ["ann"]), signed_in(200)),
-    Case("stats-unknown", path("/players/nobody-here/"), signed_in(404)),
+    Case("stats-unknown", path("/players/nobody-here/stats/"), signed_in(404)),
     Case("history", url("players:history", lambda w: ["ann"]), signed_in(200)),
     Case("highscores", url("highscores"), signed_in(200)),
     # The rating lists (ratings): global, and a group's only for its members.
@@ -403,6 +407,14 @@ POST_CASES = [
         signed_in(Go("pairing:now", level="success"), waiting=Go("pairing:now", level="error")),
         "post",
         {"action": "block"},
+    ),
+    # A challenge from a profile: a new table for the challenger; bob cannot challenge himself.
+    Case(
+        "challenge",
+        url("players:challenge", lambda w: ["bob"]),
+        signed_in(GoNew("/games/"), waiting=Go("players:profile", lambda w: ["bob"], "error")),
+        "post",
+        {"kind": "farkle:10000", "pace": "live"},
     ),
     Case(
         "group-create",

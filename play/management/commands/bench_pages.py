@@ -1,14 +1,16 @@
-"""Time the statistics, history, high-score, rating and group pages over many finished games.
+"""Time the profile, statistics, history, high-score, rating and group pages over many finished games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
-Seeds the games once (they are kept for the next run) and rates them (ratings' rebuild: seeded games
-end without a move, so nothing rated them), then renders each page several times and prints the median
-and worst time and the number of queries.
+Seeds the games once (they are kept for the next run), rates them (ratings' rebuild: seeded games
+end without a move, so nothing rated them) and gives every seat a coach's review (an accuracy without
+decisions: the profile's chart reads no more), then renders each page several times and prints the
+median and worst time and the number of queries.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 
@@ -19,8 +21,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from coach.models import Review, SeatReview
 from games import catalogue
-from games.models import Game
+from games.models import Game, Seat
 from games.results.seed import seed_finished_games
 from groups import services as group_services
 from groups.models import Group
@@ -54,6 +57,12 @@ class Command(BaseCommand):
                 # Bulk inserts leave the planner's statistics stale until autovacuum catches up.
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE")
+        reviewed = self._reviews(users)
+        if reviewed:
+            self.stdout.write(f"reviewed {reviewed} seats")
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE")
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
         client = Client(HTTP_HOST="localhost")
@@ -72,6 +81,10 @@ class Command(BaseCommand):
                 (f"ratings {kind}", reverse("ratings"), params),
             ]
         pages += [
+            ("profile, own", reverse("players:profile", args=[me.username]), {}),
+            # Another player's, in two groups with the viewer: groups in common, the challenge, the
+            # block, and only the games the viewer may see.
+            ("profile of another player", reverse("players:profile", args=[users[1].username]), {}),
             ("history", reverse("players:history", args=[me.username]), {}),
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
@@ -92,6 +105,41 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{name:<34}{statistics.median(times):>10.1f}{max(times):>10.1f}{len(queries.captured_queries):>9}"
             )
+
+    def _reviews(self, users: list) -> int:
+        """A review of each seeded game that has none, each seat with an accuracy, written in bulk."""
+        games = list(
+            Game.objects.filter(seats__user__in=users, review__isnull=True, status=Game.Status.FINISHED)
+            .distinct()
+            .values_list("pk", "kind", "finished_at")
+        )
+        if not games:
+            return 0
+        rng = random.Random(len(games))  # noqa: S311 - test data, not security
+        reviews = Review.objects.bulk_create(
+            [Review(game_id=pk) for pk, _kind, _at in games], batch_size=2000
+        )
+        review_of = {r.game_id: r.pk for r in reviews}
+        facts = {pk: (kind, at) for pk, kind, at in games}
+        rows = []
+        for seat_id, game_id, user_id in Seat.objects.filter(game_id__in=list(facts)).values_list(
+            "pk", "game_id", "user_id"
+        ):
+            kind, at = facts[game_id]
+            rows.append(
+                SeatReview(
+                    review_id=review_of[game_id],
+                    seat_id=seat_id,
+                    user_id=user_id,
+                    kind=kind,
+                    finished_at=at,
+                    decision_count=40,
+                    total_cost=round(rng.uniform(0, 60), 1),
+                    accuracy=round(rng.uniform(60, 100), 1),
+                )
+            )
+        SeatReview.objects.bulk_create(rows, batch_size=2000)
+        return len(rows)
 
     def _users(self, n: int) -> list:
         model = get_user_model()

@@ -1,0 +1,146 @@
+"""The challenge from a profile (play.challenge, issue 34): a two-seat table with the challenger seated
+and the other player invited, a notice and a push message for them; refused for oneself, a computer,
+a blocked pair either way round, and a game that does not exist, with a sentence and no table made."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from games.errors import BadRequest, Forbidden, NotFound
+from games.models import Game, Seat
+from notices import push
+from notices.models import Notice
+from pairing.models import Block
+from play.challenge import challenge_create
+from tests.push.conftest import device, vapid_keys  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.django_db
+
+
+def pushes_to(user) -> list:
+    return [
+        task
+        for task in DBTaskResult.objects.filter(task_path=push.send_push.module_path)
+        if task.args_kwargs["args"][0] in set(user.push_subscriptions.values_list("pk", flat=True))
+    ]
+
+
+def test_a_challenge_seats_the_challenger_and_tells_the_other_player(
+    make_user,
+    device,  # noqa: F811
+    vapid_keys,  # noqa: F811
+):
+    ann, bob = make_user("ann"), make_user("bob", language="de")
+    device(bob)
+    game = challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000})
+
+    assert game.status == Game.Status.OPEN and game.max_seats == 2 and game.creator == ann
+    assert game.options["goal"] == 3000 and game.pace == Game.Pace.LIVE
+    assert list(Seat.objects.filter(game=game).values_list("user__username", flat=True)) == ["ann"]
+    (notice,) = Notice.objects.filter(user=bob)
+    assert notice.url == game.get_absolute_url() and not notice.seen
+    assert notice.message == "ann invites you to play Farkle (3000)."
+    (task,) = pushes_to(bob)
+    message = task.args_kwargs["args"][1]
+    assert message["tag"] == f"invitation-{game.pk}" and message["url"].endswith(game.get_absolute_url())
+    assert message["body"] == "ann lädt dich zu einer Partie Farkle (3000) ein."  # bob's own language
+    assert not Notice.objects.filter(user=ann).exists()
+
+
+def test_a_challenge_over_days_takes_the_turn_limit(make_user):
+    ann, _bob = make_user("ann"), make_user("bob")
+    game = challenge_create(
+        challenger=ann, username="bob", kind="triple-quintzee", pace="days", absence_limit=2 * 86_400
+    )
+    assert game.pace == Game.Pace.DAYS and game.absence_limit == 2 * 86_400
+
+
+@pytest.mark.parametrize("who", ["blocker", "blocked"])
+def test_a_blocked_pair_cannot_challenge_either_way(make_user, who):
+    ann, bob = make_user("ann"), make_user("bob")
+    if who == "blocker":
+        Block.objects.create(blocker=ann, blocked=bob)
+        said = "You blocked bob: unblock them to challenge them."
+    else:
+        Block.objects.create(blocker=bob, blocked=ann)
+        said = "bob does not take challenges from you."
+    with pytest.raises(Forbidden) as refused:
+        challenge_create(challenger=ann, username="bob", kind="farkle")
+    assert refused.value.message == said
+    assert not Game.objects.exists() and not Notice.objects.exists()
+
+
+def test_nobody_challenges_themselves_a_computer_or_nobody(make_user):
+    ann = make_user("ann")
+    make_user("computer-expert-1", computer="expert")
+    with pytest.raises(BadRequest, match="yourself"):
+        challenge_create(challenger=ann, username="ann", kind="farkle")
+    with pytest.raises(BadRequest) as computer:
+        challenge_create(challenger=ann, username="computer-expert-1", kind="farkle")
+    assert "Computer players take no challenges" in computer.value.message
+    with pytest.raises(NotFound):
+        challenge_create(challenger=ann, username="nobody", kind="farkle")
+    assert not Game.objects.exists() and not Notice.objects.exists()
+
+
+def test_a_game_that_does_not_exist_is_a_clear_error_and_no_table(make_user):
+    ann, _bob = make_user("ann"), make_user("bob")
+    with pytest.raises(BadRequest) as bad:
+        challenge_create(challenger=ann, username="bob", kind="chess")
+    assert bad.value.message == "There is no game called 'chess'."
+    with pytest.raises(BadRequest):
+        challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 7})
+    assert not Game.objects.exists() and not Notice.objects.exists()
+
+
+# --- the page's form ---------------------------------------------------------------------------------
+
+
+def test_the_form_lands_the_challenger_at_the_new_table(make_user, client):
+    ann, bob = make_user("ann"), make_user("bob")
+    client.force_login(ann)
+    response = client.post(
+        reverse("players:challenge", args=["bob"]), {"kind": "farkle:5000", "pace": "days-1"}
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert game.options["goal"] == 5000 and game.pace == "days" and game.absence_limit == 86_400
+    assert Notice.objects.filter(user=bob, url=game.get_absolute_url()).exists()
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "bob is invited" in page
+
+
+@pytest.mark.parametrize("kind", ["chess", "farkle:7", "", "farkle:\x00"])
+def test_a_bad_game_in_the_form_is_the_profile_again_with_why(make_user, client, kind):
+    ann, _bob = make_user("ann"), make_user("bob")
+    client.force_login(ann)
+    response = client.post(reverse("players:challenge", args=["bob"]), {"kind": kind, "pace": "live"})
+    assert response.status_code == 400
+    assert response.context["challenge_form"].errors["kind"]
+    assert 'id="challenge-form"' in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_refused_challenge_says_why_on_the_profile(make_user, client):
+    ann, bob = make_user("ann"), make_user("bob")
+    Block.objects.create(blocker=bob, blocked=ann)
+    client.force_login(ann)
+    response = client.post(
+        reverse("players:challenge", args=["bob"]), {"kind": "farkle:10000", "pace": "live"}, follow=True
+    )
+    assert response.redirect_chain == [(reverse("players:profile", args=["bob"]), 302)]
+    assert "bob does not take challenges from you." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_only_a_signed_in_player_posts_a_challenge(make_user, client):
+    make_user("bob")
+    url = reverse("players:challenge", args=["bob"])
+    assert client.post(url, {"kind": "farkle:10000", "pace": "live"}).status_code == 302
+    assert not Game.objects.exists()
+    client.force_login(make_user("ann"))
+    assert client.get(url).status_code == 405
+    nobody = reverse("players:challenge", args=["nobody"])
+    assert client.post(nobody, {"kind": "farkle:10000", "pace": "live"}).status_code == 404
