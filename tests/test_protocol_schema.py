@@ -392,7 +392,7 @@ def test_the_notices_socket_sends_exactly_the_schemas_notices_messages_and_codes
     codes = codes_in(
         [ast.parse((ROOT / "games" / "live" / "sockets.py").read_text())], problems, "sockets.py"
     )
-    for node in ast.walk(consumer):
+    for node in [*ast.walk(consumer), *ast.walk(shared)]:
         if isinstance(node, ast.Call) and _called(node) == "_error" and node.args:
             first = node.args[0]
             if _string(first) is not None:
