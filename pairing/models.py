@@ -25,6 +25,11 @@ class Seek(models.Model):
     computers_after = models.PositiveIntegerField(null=True, blank=True)
     # The player's rating in the queue's kind when they asked (ratings.selectors), what pairing compares.
     rating = models.IntegerField()
+    # Fair dice (docs/fair-dice.md): the server seed committed to the player on the page they asked
+    # from (games.fair_seeds), and the seed their browser made after it; "" when none came. A table's
+    # server seed is its longest waiting player's, drawn before anyone else at it asked.
+    server_seed = models.CharField(max_length=64, blank=True, default="")
+    client_seed = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     created_at = models.DateTimeField()
     # A live seek's page pings; one not heard from for a while is left, not seated (pairing.services).

@@ -87,6 +87,9 @@ def _open(table: matching.Table, seeks: list[Seek], now: datetime) -> Game:
     game = tables.game_create(
         creator=people[0],
         others=people[1:],
+        server_seed=first.server_seed,
+        client_seed=first.client_seed,
+        others_seeds=[seek.client_seed for seek in seeks[1:]],
         kind=first.kind,
         options=first.options,
         seats=first.seats,

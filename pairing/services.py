@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
+from games import fair_dice, rules
 from games.errors import BadRequest, Conflict, NotFound
 from games.live.broadcast import send_on_commit_to
 from games.models import Game
@@ -77,6 +77,8 @@ def seek_create(
     pace: str = Game.Pace.LIVE,
     days: int | None = None,
     computers_after: int | None = None,
+    server_seed: str = "",
+    client_seed: str = "",
     now: datetime | None = None,
 ) -> Seek:
     """The player waits for a game of ``kind`` with ``seats`` players; seated at once if the queue has
@@ -84,6 +86,12 @@ def seek_create(
     if getattr(user, "computer", ""):
         raise BadRequest(_("Computer players do not ask for games."))
     options, limit = _checked(kind, options, seats, pace, days, computers_after)
+    if client_seed and not fair_dice.valid_client_seed(client_seed):
+        raise BadRequest(
+            _("A client seed is 1 to %(max)s letters, digits, hyphens or underscores."),
+            "bad_seed",
+            max=fair_dice.CLIENT_SEED_MAX,
+        )
     queue = queue_key(kind, options, seats, pace, limit)
     now = now or timezone.now()
     try:
@@ -100,6 +108,8 @@ def seek_create(
                 rating=rating_of(user, kind, options),
                 created_at=now,
                 seen_at=now,
+                server_seed=server_seed,
+                client_seed=client_seed,
             )
             seating.tell_queue(queue)
             _schedule(seek)
@@ -108,7 +118,7 @@ def seek_create(
         if seek is None:  # left or seated in between: ask again
             return seek_create(
                 user=user, kind=kind, options=options, seats=seats, pace=pace, days=days,
-                computers_after=computers_after, now=now,
+                computers_after=computers_after, server_seed=server_seed, client_seed=client_seed, now=now,
             )  # fmt: skip
         if seek.queue != queue:
             raise Conflict(

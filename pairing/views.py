@@ -10,6 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import fair_seeds
 from games.errors import GameError
 from pairing import services
 from pairing.forms import SeekForm
@@ -28,6 +29,7 @@ def _page(request: HttpRequest, form: SeekForm, status: int = 200) -> HttpRespon
         "seek": seek,
         "state": services.queue_state(request.user) if seek is not None else None,
         "blocked": services.blocked_names(request.user),
+        "fair_commitment": fair_seeds.next_commitment(request),
     }
     return render(request, "pairing/now.html", context, status=status)
 
@@ -39,6 +41,9 @@ def now_ask(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, form, status=400)
     pace, days = form.pace_and_days()
+    # The browser's seed counts only beside a server seed committed before it was made (games.fair_seeds).
+    server_seed = fair_seeds.take(request)
+    client_seed = request.POST.get("client_seed", "") if server_seed else ""
     try:
         seek = services.seek_create(
             user=request.user,
@@ -48,6 +53,8 @@ def now_ask(request: HttpRequest) -> HttpResponse:
             pace=pace,
             days=days,
             computers_after=form.cleaned_data["computers_after"],
+            server_seed=server_seed,
+            client_seed=client_seed,
         )
     except GameError as exc:
         form.add_error(None, exc.message)

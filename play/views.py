@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach import hints
-from games import catalogue
+from games import catalogue, fair_seeds
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
 from games.computers.tasks import waiting_for_worker
@@ -24,7 +24,6 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
-from play import fair_seeds
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -89,7 +88,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
-    # The browser's seed counts only beside a server seed committed before it was made (play.fair_seeds).
+    # The browser's seed counts only beside a server seed committed before it was made (games.fair_seeds).
     server_seed = fair_seeds.take(request)
     client_seed = request.POST.get("client_seed", "") if server_seed else ""
     try:

@@ -53,14 +53,16 @@ def game_create(
     server_seed: str = "",
     client_seed: str = "",
     others: Sequence = (),
+    others_seeds: Sequence[str] = (),
 ) -> Game:
     """Create a game with the creator in seat 0, the people ``others`` in the next seats (a table that
     pairing filled), and ``computers`` computer players of ``strength`` after them; a table that is full
     from the start (solo, the creator and computers, a paired table) starts at once. Over days
     (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end changes its players'
     ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
-    was committed to the creator beforehand (play.fair_seeds), the creator's seed ``client_seed`` if they
-    brought one; each is drawn from the server's random source otherwise."""
+    was committed to the creator beforehand (games.fair_seeds), the creator's seed ``client_seed`` if they
+    brought one; each is drawn from the server's random source otherwise; ``others_seeds``, the seeds
+    the ``others`` brought ("" for none), in their order."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -109,7 +111,10 @@ def game_create(
         )
         taken = [creator.username]
         for position, other in enumerate(others, start=1):
-            Seat.objects.create(game=game, user=other, position=position)
+            seed = others_seeds[position - 1] if position <= len(others_seeds) else ""
+            Seat.objects.create(
+                game=game, user=other, position=position, **({"client_seed": seed} if seed else {})
+            )
             taken.append(other.username)
         for position in range(len(taken), len(taken) + computers):
             computer = computer_players.free_computer(strength, taken)

@@ -1,5 +1,5 @@
 """The server seed of a player's next game is committed in the lobby before their browser makes its own
-seed (play/fair_seeds.py): the game created from the lobby's form has exactly that server seed (its page
+seed (games/fair_seeds.py): the game created from the lobby's form has exactly that server seed (its page
 shows the commitment the lobby showed) and the creator's seat the seed the form brought."""
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games import fair_dice
 from games.errors import BadRequest, Conflict
 from games.models import Game
 from pairing import seating, services, tasks
@@ -200,3 +201,40 @@ def test_the_worker_seats_far_ratings_when_the_window_reaches_them(make_user, ti
     services.seek_seen(user=bob)
     run_due_tasks()
     assert Seek.objects.filter(status=Seek.Status.SEATED).count() == 2
+
+
+def test_a_table_takes_its_longest_waiters_committed_seed_and_everyones_own_seeds(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    t0 = timezone.now()
+    anns, bobs = fair_dice.new_server_seed(), fair_dice.new_server_seed()
+    ask(ann, server_seed=anns, client_seed="ann-browser", now=t0)
+    seek = ask(bob, server_seed=bobs, client_seed="bob-browser", now=t0 + timedelta(seconds=2))
+    game = seek.game
+    assert game.server_seed == anns  # ann waited longest: drawn before bob asked
+    game.refresh_from_db()
+    assert game.client_seeds == ["ann-browser", "bob-browser"]
+
+
+def test_a_bad_client_seed_is_refused(make_user):
+    with pytest.raises(BadRequest) as refused:
+        ask(make_user("ann"), client_seed="not a seed")
+    assert refused.value.code == "bad_seed"
+
+
+def test_the_page_commits_a_seed_before_the_browser_makes_its_own(make_user, client):
+    ann = make_user("ann")
+    client.force_login(ann)
+    page = client.get("/play/")
+    committed = page.context["fair_commitment"]
+    assert committed in page.content.decode() and 'name="client_seed"' in page.content.decode()
+    form = {
+        "kind": "farkle",
+        "goal": "3000",
+        "dice": "6",
+        "seats": "2",
+        "pace": "live",
+        "computers_after": "",
+    }
+    assert client.post("/play/ask/", {**form, "client_seed": "from-the-browser"}).status_code == 302
+    seek = Seek.objects.get(user=ann)
+    assert fair_dice.commitment(seek.server_seed) == committed and seek.client_seed == "from-the-browser"

@@ -209,7 +209,9 @@ ROUTES: dict[str, Route] = {
             "seats": "2",
             "pace": "live",
             "computers_after": "60",
-        }
+            "client_seed": "from-the-browser",
+        },
+        prime=lambda client, w: client.get("/play/"),  # the page commits a server seed in the session
     ),
     "play/leave/": Route(),
     "play/block/<username>/": Route(
