@@ -67,6 +67,9 @@ class Game(models.Model):
     # players' client seeds in seat order, fixed when the game starts. A move reads both with the row.
     server_seed = models.CharField(max_length=64, blank=True, default=fair_dice.new_server_seed)
     client_seeds = models.JSONField(default=list, blank=True)
+    # The server seed of this game's "Play again", drawn with the game and committed (its SHA-256 in
+    # every snapshot) before any player's seed of either game is known ("" for older games).
+    next_server_seed = models.CharField(max_length=64, blank=True, default=fair_dice.new_server_seed)
 
     class Meta:
         ordering = ["-created_at"]
@@ -151,6 +154,7 @@ class Game(models.Model):
             "commitment": self.seed_commitment,
             "client_seeds": list(self.client_seeds or []),
             "server_seed": self.revealed_seed,
+            "next_commitment": fair_dice.commitment(self.next_server_seed) if self.next_server_seed else None,
         }
 
 
@@ -171,6 +175,9 @@ class Seat(models.Model):
     # is taken, replaced by the one the player's page sends until the game starts, copied to the game's
     # client_seeds then.
     client_seed = models.CharField(max_length=64, default=fair_dice.new_client_seed)
+    # The seed the player's page made for the next game once this one was over ("Play again"), after
+    # the next game's commitment was shown; "" if none came (the next game keeps client_seed).
+    next_client_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["game", "position"]

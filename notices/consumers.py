@@ -7,19 +7,16 @@ player has opened the list on). Everything else is answered with an error, as on
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import scope_language
 from games.errors import Sentence
 from games.live import seen
 from games.live.dbpool import database_sync_to_async
-from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, NoConnectionHop, parse
+from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, PlayerSocket
 from infra import jsontext
 from infra.params import MAX_ID
 from infra.ratelimit import ConnectionLimiter
@@ -29,7 +26,9 @@ logger = logging.getLogger(__name__)
 MAX_IDS = 50
 
 
-class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
+class NoticesConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
+    NAME = "notices"
+
     @classmethod
     async def encode_json(cls, content) -> str:
         # A feed frame goes to every player of a game each time its turn passes: orjson, as the games'.
@@ -82,15 +81,6 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
             await self._unfollow(game)
         await self._layer("group_discard", self.group)
 
-    async def _layer(self, method: str, group: str) -> bool:
-        try:
-            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
-                await getattr(self.channel_layer, method)(group, self.channel_name)
-        except Exception:
-            logger.warning("channel layer %s for notices failed", method, exc_info=True)
-            return False
-        return True
-
     def _db(self, func):
         """``func`` on the database thread of this player (games.live.dbpool): a restarted server's
         thousands of pages reconnecting at once read their feeds side by side, not all on one thread."""
@@ -105,39 +95,23 @@ class NoticesConsumer(NoConnectionHop, AsyncJsonWebsocketConsumer):
         self.feed = fresh or await self._db(feed.read)(self.user, self.language)
         await self.send_json(self.feed.frame())
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        message, error = parse(text_data, bytes_data)
-        refusal = await self.limiter.check("messages")
-        if refusal is not None:
-            await self._error("rate_limited", refusal, retry_after=refusal.retry_after)
-            return
-        if error is not None:
-            await self._error(*error)
-            return
-        kind = message["type"]
-        if kind == "ping":
-            seen.notices_socket(self.user.pk)
-            await self.send_json({"type": "pong"})
-        elif kind == "seen":
-            ids = _ids(message.get("ids"))
-            if ids is None:
-                await self._error(
-                    "bad_request",
-                    Sentence(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS),
-                )
-                return
-            await self._db(feed.mark_seen)(self.user, ids)
-            await self._send_feed()
-        else:
-            await self._error(
-                "unknown_type", Sentence(_("Unknown message type %(type)s."), type=repr(kind[:40]))
-            )
+    async def on_ping(self, message: dict) -> None:
+        seen.notices_socket(self.user.pk)
+        await self.send_json({"type": "pong"})
 
-    async def _error(self, code: str, message, **extra) -> None:
-        """``message``: a lazy sentence, a GameError or a rate-limit refusal, in the reader's language."""
-        with translation.override(self.language):
-            text = message.message if hasattr(message, "message") else str(message)
-        await self.send_json({"type": "error", "id": None, "code": code, "message": text, **extra})
+    async def on_seen(self, message: dict) -> None:
+        ids = _ids(message.get("ids"))
+        if ids is None:
+            await self._error(
+                "bad_request", Sentence(_("ids must be a list of at most %(max)s notice ids."), max=MAX_IDS)
+            )
+            return
+        await self._db(feed.mark_seen)(self.user, ids)
+        await self._send_feed()
+
+    HANDLERS = {"ping": on_ping, "seen": on_seen}
+
+    # --- channel-layer handlers ---------------------------------------------------------------------
 
     async def notices_chat(self, event: dict) -> None:
         """A message in one of the player's groups (the group page shows it live)."""

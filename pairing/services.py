@@ -1,40 +1,34 @@
-"""Play someone now: asking for a game, leaving the queue, seating a queue's players, blocking.
+"""Play someone now: asking for a game, leaving the queue, what the queue's page shows, blocking.
 
-One transaction each. Seating locks the queue's waiting seeks in id order and marks them seated only if
-they are still waiting: two processes seating one queue at once never put a player at two tables (the
-second waits for the first's locks and then finds those seeks seated).
+One transaction each. A request is committed first and its queue seated after, in a transaction of its
+own (pairing.seating): two players asking at once through two processes each commit their request
+before seating, so at least one of them finds both.
 """
 
 from __future__ import annotations
 
-import hashlib
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Avg
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
-from games.bots import STRENGTHS
 from games.errors import BadRequest, Conflict, NotFound
 from games.live.broadcast import send_on_commit_to
 from games.models import Game
 from games.rules import declare
-from games.tables import services as tables
 from games.tables.services import DAYS_LIMITS
-from pairing import matching, tasks
+from pairing import matching, seating, tasks
 from pairing.models import Block, Seek
 from ratings import kinds, skill
 from ratings.models import Rating
 
+logger = logging.getLogger(__name__)
 MAX_SEATS = 4
-# A live seek whose page has not pinged for this long (closed, or the player gone) is left, never
-# seated: a live table would start with somebody who is not there. Pages ping every 10 s.
-STALE_AFTER = timedelta(seconds=30)
 # The waits a player may choose before computers fill the seats nobody took (seconds).
 COMPUTER_WAITS = (30, 60, 120, 300)
 
@@ -43,16 +37,6 @@ def queue_key(kind: str, options: dict, seats: int, pace: str, absence_limit: in
     """Seeks with the same key are seated together: the same game, options, seats and pace."""
     chosen = ",".join(f"{name}={value}" for name, value in sorted(options.items()))
     return f"{kind}|{chosen}|{seats}|{pace}|{absence_limit}"
-
-
-def queue_group(queue: str) -> str:
-    """The channel-layer group of a queue's waiting sockets (group names are short and plain)."""
-    return "pairing.q." + hashlib.sha256(queue.encode()).hexdigest()[:24]
-
-
-def user_group(user_id: int) -> str:
-    """The group of one player's queue sockets."""
-    return f"pairing.user.{user_id}"
 
 
 def rating_of(user, kind: str, options: dict) -> int:
@@ -117,7 +101,7 @@ def seek_create(
                 created_at=now,
                 seen_at=now,
             )
-            _tell_queue(queue)
+            seating.tell_queue(queue)
             _schedule(seek)
     except IntegrityError:
         seek = Seek.objects.filter(user=user, status=Seek.Status.WAITING).first()
@@ -131,7 +115,10 @@ def seek_create(
                 _("You are already waiting for another game: leave that queue first."), "queued"
             ) from None
         return seek
-    queue_seat(queue=queue, now=now)
+    try:
+        seating.queue_seat(queue=queue, now=now)
+    except Conflict:  # another process seated some of the queue meanwhile: the request waits on
+        logger.info("queue %s changed while seating; the request waits", queue)
     seek.refresh_from_db()
     return seek
 
@@ -155,47 +142,11 @@ def seek_leave(*, user) -> None:
         seek.status = Seek.Status.LEFT
         seek.ended_at = timezone.now()
         seek.save(update_fields=["status", "ended_at"])
-        _tell_queue(seek.queue)
-        send_on_commit_to([(user_group(user.pk), {"type": "pairing.changed"})])
+        seating.tell_queue(seek.queue)
+        send_on_commit_to([(seating.user_group(user.pk), {"type": "pairing.changed"})])
 
 
-def queue_seat(*, queue: str, now: datetime | None = None) -> list[Game]:
-    """Seat whoever of the queue can be seated now (pairing.matching), each table a started game."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        seeks = list(
-            Seek.objects.select_for_update()
-            .filter(queue=queue, status=Seek.Status.WAITING)
-            .select_related("user")
-            .order_by("pk")
-        )
-        stale = [s for s in seeks if s.pace == Game.Pace.LIVE and s.seen_at < now - STALE_AFTER]
-        if stale:
-            _end_stale(stale, now)
-            seeks = [s for s in seeks if s not in stale]
-        if not seeks:
-            return []
-        waiting = [
-            matching.Waiting(
-                s.pk, s.user_id, s.rating, (now - s.created_at).total_seconds(), s.computers_after
-            )
-            for s in seeks
-        ]
-        users = [s.user_id for s in seeks]
-        pairs = Block.objects.filter(blocker_id__in=users, blocked_id__in=users).values_list(
-            "blocker_id", "blocked_id"
-        )
-        made = matching.tables(waiting, seeks[0].seats, matching.blocked_pairs(pairs))
-        by_id = {s.pk: s for s in seeks}
-        games = [_open(table, [by_id[w.id] for w in table.players], now) for table in made]
-        if games:
-            _tell_queue(queue)
-    return games
-
-
-def _end_stale(stale: list[Seek], now: datetime) -> None:
-    Seek.objects.filter(pk__in=[s.pk for s in stale]).update(status=Seek.Status.LEFT, ended_at=now)
-    send_on_commit_to([(user_group(s.user_id), {"type": "pairing.changed"}) for s in stale])
+# --- reads for the queue's page and socket -----------------------------------------------------------
 
 
 def seek_seen(*, user, now: datetime | None = None) -> bool:
@@ -204,56 +155,6 @@ def seek_seen(*, user, now: datetime | None = None) -> bool:
     return bool(
         Seek.objects.filter(user=user, status=Seek.Status.WAITING).update(seen_at=now or timezone.now())
     )
-
-
-def _open(table: matching.Table, seeks: list[Seek], now: datetime) -> Game:
-    first = seeks[0]
-    people = [seek.user for seek in seeks]
-    game = tables.game_create(
-        creator=people[0],
-        others=people[1:],
-        kind=first.kind,
-        options=first.options,
-        seats=first.seats,
-        pace=first.pace,
-        absence_limit=first.absence_limit,
-        computers=table.computers,
-        strength=_strength(first, [seek.rating for seek in seeks]) if table.computers else "good",
-    )
-    seated = Seek.objects.filter(pk__in=[s.pk for s in seeks], status=Seek.Status.WAITING).update(
-        status=Seek.Status.SEATED, game=game, ended_at=now
-    )
-    if seated != len(seeks):  # another process seated one of them meanwhile (SQLite: no row locks)
-        raise Conflict(_("The queue changed; try again."), "queue_changed")
-    send_on_commit_to([(user_group(s.user_id), {"type": "pairing.seated", "game": game.pk}) for s in seeks])
-    return game
-
-
-def _strength(seek: Seek, ratings: list[int]) -> str:
-    """The computers' strength whose rating in the kind is closest to the people's mean rating (all are
-    1500 until computers have played rated games: then the middle strength)."""
-    key = kinds.key(seek.kind, seek.options)
-    mean = sum(ratings) / len(ratings)
-    newcomer = skill.display(*skill.initial())
-    found = dict(
-        Rating.objects.filter(kind=key, user__computer__in=STRENGTHS)
-        .values_list("user__computer")
-        .annotate(mean=Avg("display"))
-        .values_list("user__computer", "mean")
-    )
-    order = sorted(STRENGTHS, key=lambda s: (s != "good", list(STRENGTHS).index(s)))
-    return min(order, key=lambda s: abs(found.get(s, newcomer) - mean))
-
-
-def game_url(game_id: int) -> str:
-    return reverse("games:detail", args=[game_id])
-
-
-def _tell_queue(queue: str) -> None:
-    send_on_commit_to([(queue_group(queue), {"type": "pairing.changed"})])
-
-
-# --- reads for the queue's page and socket -----------------------------------------------------------
 
 
 def waiting_seek(user) -> Seek | None:
@@ -268,7 +169,12 @@ def queue_state(user, now: datetime | None = None) -> dict:
     if seek is None:
         return {"type": "queue", "waiting": False}
     if seek.status == Seek.Status.SEATED and seek.game_id is not None:
-        return {"type": "queue", "waiting": False, "game": seek.game_id, "url": game_url(seek.game_id)}
+        return {
+            "type": "queue",
+            "waiting": False,
+            "game": seek.game_id,
+            "url": seating.game_url(seek.game_id),
+        }
     if seek.status != Seek.Status.WAITING:
         return {"type": "queue", "waiting": False}
     waited = (now - seek.created_at).total_seconds()

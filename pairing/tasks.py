@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django_tasks import task
 
+from pairing import seating
+
 
 @task()
 def seat_queue(queue: str) -> None:
-    from pairing import services  # services enqueue this task: imported when it runs
-
-    services.queue_seat(queue=queue)
+    seating.queue_seat(queue=queue)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -80,7 +80,11 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
     except GameError as exc:
         messages.error(request, exc.message)
     nxt = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(
-        nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    safe = (
+        nxt.startswith("/")
+        and nxt.isprintable()
+        and url_has_allowed_host_and_scheme(
+            nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     )
-    return redirect(nxt if safe else "pairing:now")
+    return HttpResponseRedirect(nxt) if safe else redirect("pairing:now")

@@ -235,7 +235,9 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_play_again)
+    """The next game; with the seed the page made for it once this one was over (static/js/game)."""
+    seed = request.POST.get("client_seed", "")
+    return _service_post(request, game_id, lambda **kw: services.game_play_again(client_seed=seed, **kw))
 
 
 @login_required

@@ -127,7 +127,8 @@ def _validate_received_frames(monkeypatch):
     async def validated_receive_output(self, *args, **kwargs):
         output = await receive_output(self, *args, **kwargs)
         path = self.scope.get("path", "")
-        socket = "game" if path.startswith("/ws/games/") else "notices" if path == "/ws/notices/" else None
+        sockets = {"/ws/notices/": "notices", "/ws/queue/": "queue"}
+        socket = "game" if path.startswith("/ws/games/") else sockets.get(path)
         if output.get("type") == "websocket.send" and socket is not None:
             check_server_frame(output["text"] if "text" in output else output.get("bytes"), socket)
         return output

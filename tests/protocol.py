@@ -22,7 +22,12 @@ from jsonschema.exceptions import ValidationError, best_match
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 # The kinds of frame the schema lists: each direction's, and the part of the server's that the notices
 # socket (/ws/notices/) sends.
-DIRECTIONS = {"server": "server_message", "client": "client_message", "notices": "notices_message"}
+DIRECTIONS = {
+    "server": "server_message",
+    "client": "client_message",
+    "notices": "notices_message",
+    "queue": "queue_message",
+}
 
 
 @functools.cache
@@ -99,12 +104,14 @@ def validate_notices(frame: dict) -> dict:
 
 
 def check_server_frame(data: str | bytes, socket: str = "game") -> dict:
-    """A frame the server sent on a ``socket`` ("game" or "notices"), as received: one JSON object in a
-    text frame that follows the schema."""
+    """A frame the server sent on a ``socket`` ("game", "notices" or "queue"), as received: one JSON
+    object in a text frame that follows the schema."""
     if not isinstance(data, str):
         raise AssertionError(f"the server sent a binary frame; every frame is JSON text: {data[:200]!r}")
     try:
         frame = json.loads(data)
     except ValueError as exc:
         raise AssertionError(f"the server sent a frame that is not JSON ({exc}): {data[:200]!r}") from None
-    return validate_notices(frame) if socket == "notices" else validate_server(frame)
+    if socket in ("notices", "queue"):
+        return _validate(frame, socket)
+    return validate_server(frame)

@@ -384,14 +384,15 @@ def test_the_notices_socket_sends_exactly_the_schemas_notices_messages_and_codes
     (notices.feed.Feed.frame) and its error codes (its _error calls, and those of the shared parse)."""
     consumer = ast.parse((ROOT / "notices" / "consumers.py").read_text())
     feed = ast.parse((ROOT / "notices" / "feed.py").read_text())
+    shared = ast.parse((ROOT / "games" / "live" / "sockets.py").read_text())  # PlayerSocket's errors
     (frame,) = [node for node in ast.walk(feed) if isinstance(node, ast.FunctionDef) and node.name == "frame"]
-    assert sent_types(consumer) | sent_types(frame) == set(message_types("notices"))
+    assert sent_types(consumer) | sent_types(frame) | sent_types(shared) == set(message_types("notices"))
 
     problems: list[str] = []
     codes = codes_in(
         [ast.parse((ROOT / "games" / "live" / "sockets.py").read_text())], problems, "sockets.py"
     )
-    for node in ast.walk(consumer):
+    for node in [*ast.walk(consumer), *ast.walk(shared)]:
         if isinstance(node, ast.Call) and _called(node) == "_error" and node.args:
             first = node.args[0]
             if _string(first) is not None:
@@ -401,3 +402,16 @@ def test_the_notices_socket_sends_exactly_the_schemas_notices_messages_and_codes
     assert not problems, "\n".join(problems)
     assert codes <= set(schema()["$defs"]["error_code"]["enum"])
     assert {"bad_json", "bad_request", "rate_limited", "unknown_type"} <= codes
+
+
+def test_the_queue_socket_sends_exactly_the_schemas_queue_messages():
+    """What pairing/consumers.py can send, read from its source: its own frames, the queue's state
+    (pairing.services.queue_state) and the shared socket's errors; the doc's paragraph names them."""
+    consumer = ast.parse((ROOT / "pairing" / "consumers.py").read_text())
+    services = ast.parse((ROOT / "pairing" / "services.py").read_text())
+    (state,) = [n for n in ast.walk(services) if isinstance(n, ast.FunctionDef) and n.name == "queue_state"]
+    shared = ast.parse((ROOT / "games" / "live" / "sockets.py").read_text())
+    assert sent_types(consumer) | sent_types(state) | sent_types(shared) == set(message_types("queue"))
+    paragraph = next(p for p in section("Connecting").split("\n\n") if p.startswith("The queue socket"))
+    assert set(re.findall(r"`([a-z_]+)`", paragraph)) >= set(message_types("queue"))
+    assert not [n for n in ast.walk(consumer) if isinstance(n, ast.Call) and _called(n) == "_error"]

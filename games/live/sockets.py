@@ -1,19 +1,25 @@
-"""What every websocket of the site shares (the game's, play.consumers, and the notices', notices.consumers):
-the close codes, the authentication that puts the user itself in the scope, a dispatch without Channels'
-database hop, the parsing of a frame, and the consumer that refuses any other path."""
+"""What every websocket of the site shares (the game's, play.consumers, the notices', notices.consumers,
+and the queue's, pairing.consumers): the close codes, the authentication that puts the user itself in
+the scope, a dispatch without Channels' database hop, the parsing of a frame, the frame handling of the
+sockets beside the game's, and the consumer that refuses any other path."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import Sentence
+
+logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -71,3 +77,44 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None,
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, ("bad_message", _("A message must be a JSON object with a type."))
     return message, None
+
+
+class PlayerSocket(NoConnectionHop):
+    """A signed-in player's socket beside the game's (notices, the queue): each frame parsed and counted
+    against the rate limits (``self.limiter``, set at connect), then handled by ``HANDLERS[type]``;
+    errors in the reader's language (``self.language``) with a null id; channel-layer calls that report
+    failure instead of raising. ``NAME`` says which socket in the logs."""
+
+    NAME = "socket"
+    HANDLERS: dict = {}
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        message, error = parse(text_data, bytes_data)
+        refusal = await self.limiter.check("messages")
+        if refusal is not None:
+            await self._error("rate_limited", refusal, retry_after=refusal.retry_after)
+            return
+        if error is not None:
+            await self._error(*error)
+            return
+        handler = self.HANDLERS.get(message["type"])
+        if handler is None:
+            kind = message["type"][:40]
+            await self._error("unknown_type", Sentence(_("Unknown message type %(type)s."), type=repr(kind)))
+            return
+        await handler(self, message)
+
+    async def _error(self, code: str, message, **extra) -> None:
+        """``message``: a lazy sentence, a GameError or a rate-limit refusal, in the reader's language."""
+        with translation.override(self.language):
+            text = message.message if hasattr(message, "message") else str(message)
+        await self.send_json({"type": "error", "id": None, "code": code, "message": text, **extra})
+
+    async def _layer(self, method: str, group: str) -> bool:
+        try:
+            async with asyncio.timeout(settings.WS_LAYER_TIMEOUT):
+                await getattr(self.channel_layer, method)(group, self.channel_name)
+        except Exception:
+            logger.warning("channel layer %s for the %s socket failed", method, self.NAME, exc_info=True)
+            return False
+        return True

@@ -7,6 +7,7 @@ in the engine's `players`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -219,7 +220,9 @@ def _bad_seed():
 
 
 def seat_set_client_seed(*, game_id: int, user, seed: str) -> Seat:
-    """A seated player's own client seed (docs/fair-dice.md), accepted until the game starts."""
+    """A seated player's own client seed (docs/fair-dice.md), accepted until the game starts; once it
+    is over, their seed for its "Play again" (whose server seed it committed from the start), accepted
+    until that game exists."""
     if not fair_dice.valid_client_seed(seed):
         _bad_seed()
     with transaction.atomic():
@@ -227,6 +230,12 @@ def seat_set_client_seed(*, game_id: int, user, seed: str) -> Seat:
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise Forbidden(_("You are not seated in this game."))
+        if game.is_over:
+            # Too late once the next game exists (it has its seeds), and an older game commits to none.
+            if game.next_server_seed and not Game.objects.filter(rematch_of=game).exists():
+                seat.next_client_seed = seed
+                seat.save(update_fields=["next_client_seed"])
+            return seat
         if game.status != Game.Status.OPEN:
             raise Conflict(_("The game has started: the client seeds are fixed."), "seeds_fixed")
         seat.client_seed = seed
@@ -281,11 +290,16 @@ def _announce_lobby(game: Game) -> None:
     send_on_commit(game.pk, {"type": "lobby", "status": game.status, "seats": seat_list(game)})
 
 
-def game_play_again(*, game_id: int, user) -> Game:
+def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
     """A new game of the same kind, options, pace, group and seats (same order), started at once; the
     one already made if another player pressed first. In a group's game only those still members of
     the group (and the computer players) sit at the next table; a deleted group's players play on
-    among themselves, as privately."""
+    among themselves, as privately. Its dice: the server seed the game before committed to, and each
+    player's seed their page sent once that game was over (``client_seed``: the presser's, with the
+    press), or the seed they played the game before with if none came (docs/fair-dice.md)."""
+    if client_seed and Seat.objects.filter(game_id=game_id, user=user).exists():
+        with contextlib.suppress(Conflict):  # the next game exists already: the press joins it
+            seat_set_client_seed(game_id=game_id, user=user, seed=client_seed)
     with transaction.atomic():
         old = _locked(game_id)
         if not can_watch(old, user):
@@ -314,10 +328,12 @@ def game_play_again(*, game_id: int, user) -> Game:
             pace=old.pace,
             rated=old.rated,
             rematch_of=old,
+            **({"server_seed": old.next_server_seed} if old.next_server_seed else {}),
         )
-        # The next game starts at once: each player keeps the client seed they played the last one with.
+        # The next game starts at once, with the seeds sent for it or, failing those, the last game's.
         for position, seat in enumerate(seats):
-            Seat.objects.create(game=new, user=seat.user, position=position, client_seed=seat.client_seed)
+            seed = seat.next_client_seed or seat.client_seed
+            Seat.objects.create(game=new, user=seat.user, position=position, client_seed=seed)
         _start(new)
         send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
     return new

@@ -7,8 +7,14 @@ const PING_EVERY_MS = 10000;
 let since = Number(panel.dataset.since);
 let ws = null;
 let delay = 500;
+// Leaving by the page's own form: the socket's news of it must not reload the page the form is loading.
+let leaving = false;
+panel.querySelector('form').addEventListener('submit', () => {
+  leaving = true;
+});
 
 function show(state) {
+  if (leaving) return;
   if (state.game) {
     location.assign(state.url);
     return;
@@ -43,11 +49,11 @@ function connect() {
   ws.onmessage = (e) => {
     const message = JSON.parse(e.data);
     if (message.type === 'queue') show(message);
-    else if (message.type === 'seated') location.assign(message.url);
+    else if (message.type === 'seated' && !leaving) location.assign(message.url);
   };
   ws.onclose = (e) => {
     clearInterval(ping);
-    if (e.code === 4401) return;
+    if (e.code === 4401 || leaving) return;
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 15000);
   };

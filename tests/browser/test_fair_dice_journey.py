@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -119,4 +120,33 @@ def test_the_end_reveals_the_seed_on_the_open_game_page(players, login_as):
     page.locator("#fair-dice summary").click()
     expect(page.locator("#fair-revealed")).to_be_visible()
     expect(page.locator("#fair-pending")).to_be_hidden()
+    watch.check()
+
+
+def test_the_page_brings_a_new_seed_to_play_again_after_the_end(players, login_as):
+    """Once the game is over, bob's page makes a seed in the browser for its "Play again" (whose server
+    seed the game committed to from its creation: next_commitment) and sends it; the Play again form
+    brings the same seed, and the next game is dealt with it."""
+    ann, bob = players
+    game = off_loop(services.game_create, creator=ann, kind="farkle", seats=2)
+    off_loop(services.game_join, game_id=game.pk, user=bob)
+    off_loop(services.game_start, game_id=game.pk, user=ann)
+    watch = ConsoleWatch()
+    page = watch.watch(login_as(bob), "bob")
+    page.goto(f"/games/{game.pk}/")
+    page.click("#resign-button")
+    page.click("#resign-confirm")
+    expect(page.locator("#g-end .verdict")).to_contain_text("ann wins")
+    sent = page.locator("#g-end form.again input[name=client_seed]")
+    expect(sent).to_have_count(1)
+    seed = sent.get_attribute("value")
+    assert fair_dice.valid_client_seed(seed)
+    deadline = time.monotonic() + 10
+    while Seat.objects.get(game=game, user=bob).next_client_seed != seed:
+        assert time.monotonic() < deadline, "the page's seed for the next game never arrived"
+        time.sleep(0.1)
+    page.click("#play-again")
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    new = Game.objects.get(rematch_of=game)
+    assert new.client_seeds[1] == seed and new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
     watch.check()

@@ -752,7 +752,7 @@ LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
-    {"chat", "coach", "groups", "notices", "ratings"},
+    {"chat", "coach", "groups", "notices", "ratings", "pairing"},
     {"play"},
     {"config"},
     {"bench"},

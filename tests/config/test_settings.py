@@ -60,6 +60,14 @@ def test_redis_url_selects_pubsub_layer():
     assert s["connect"] == ["infra.layer.connected"]
 
 
+def test_the_channel_layer_takes_several_shards_of_one_redis():
+    s = settings_for(
+        "config.settings.local", REDIS_URL="redis://cache.example:6379/2", CHANNEL_LAYER_SHARDS="3"
+    )
+    assert s["hosts"] == ["redis://cache.example:6379/2"] * 3
+    assert s["connect"] == ["infra.layer.connected"] * 3
+
+
 def test_layer_class_can_be_overridden():
     s = settings_for(
         "config.settings.local",

@@ -99,15 +99,65 @@ def test_only_a_seated_player_sets_a_client_seed(make_user):
         services.seat_set_client_seed(game_id=game.pk, user=eve, seed="mine")
 
 
-def test_the_next_game_keeps_each_players_client_seed(make_user):
+def ended_table(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
     services.game_join(game_id=game.pk, user=bob)
     services.seat_set_client_seed(game_id=game.pk, user=ann, seed="anns-seed")
     services.game_start(game_id=game.pk, user=ann)
+    return game, ann, bob
+
+
+def test_the_next_games_seed_is_committed_from_the_creation_and_its_seeds_come_after_the_end(make_user):
+    game, ann, bob = ended_table(make_user)
+    committed = game.fair_dice_info()["next_commitment"]
+    assert (
+        committed == fair_dice.commitment(game.next_server_seed) and game.next_server_seed != game.server_seed
+    )
+    with pytest.raises(Conflict):  # while it is played, a seed is for this game and too late
+        services.seat_set_client_seed(game_id=game.pk, user=bob, seed="early")
+    services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
+    services.seat_set_client_seed(game_id=game.pk, user=bob, seed="bobs-next")
+    new = services.game_play_again(game_id=game.pk, user=ann, client_seed="anns-next")
+    assert new.fair_dice_info()["commitment"] == committed
+    assert new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
+    assert new.client_seeds == ["anns-next", "bobs-next"]
+    assert new.next_server_seed not in (new.server_seed, game.server_seed)
+    # Once the next game exists, a seed for it is ignored; pressing again joins the same game.
+    services.seat_set_client_seed(game_id=game.pk, user=bob, seed="too-late")
+    assert services.game_play_again(game_id=game.pk, user=bob, client_seed="later").pk == new.pk
+    assert Game.objects.get(pk=new.pk).client_seeds == ["anns-next", "bobs-next"]
+
+
+def test_a_player_whose_page_sent_no_seed_keeps_the_last_one(make_user):
+    game, ann, bob = ended_table(make_user)
     services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
     new = services.game_play_again(game_id=game.pk, user=bob)
-    assert new.client_seeds[0] == "anns-seed" and new.server_seed != Game.objects.get(pk=game.pk).server_seed
+    assert new.client_seeds[0] == "anns-seed"
+    assert new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
+
+
+def test_an_older_game_without_a_next_seed_draws_one_for_its_next_game(make_user):
+    game, ann, bob = ended_table(make_user)
+    Game.objects.filter(pk=game.pk).update(next_server_seed="")
+    services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
+    services.seat_set_client_seed(game_id=game.pk, user=bob, seed="ignored")
+    assert Game.objects.get(pk=game.pk).fair_dice_info()["next_commitment"] is None
+    new = services.game_play_again(game_id=game.pk, user=bob)
+    assert new.client_seeds[0] == "anns-seed" and len(new.server_seed) == 64
+    assert new.client_seeds[1] == Seat.objects.get(game=game, user=bob).client_seed
+
+
+def test_the_play_again_form_brings_the_pressers_seed(make_user, client):
+    game, ann, bob = ended_table(make_user)
+    services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
+    client.force_login(bob)
+    response = client.post(f"/games/{game.pk}/again/", {"client_seed": "bob_pressed"})
+    new = Game.objects.get(rematch_of=game)
+    assert response.status_code == 302 and response["Location"] == f"/games/{new.pk}/"
+    assert new.client_seeds[1] == "bob_pressed"
+    bad = client.post(f"/games/{game.pk}/again/", {"client_seed": "not a seed"})
+    assert bad.status_code == 302  # back to the game with the reason
 
 
 def test_a_game_without_a_server_seed_rolls_the_systems_dice(make_user):

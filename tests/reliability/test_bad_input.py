@@ -159,7 +159,7 @@ ROUTES: dict[str, Route] = {
     "games/<game_id>/seed/": Route(game("open"), form={"seed": "my-own_seed"}),
     "games/<game_id>/leave/": Route(game("open")),
     "games/<game_id>/start/": Route(game("open")),
-    "games/<game_id>/again/": Route(game("finished")),
+    "games/<game_id>/again/": Route(game("finished"), form={"client_seed": "from-the-browser"}),
     "games/<game_id>/computers/": Route(game("public-farkle")),
     "games/<game_id>/computers/add/": Route(game("open"), form={"strength": "easy"}),
     "games/<game_id>/computers/remove/": Route(game("open"), form={"username": "computer-easy"}),
@@ -198,6 +198,22 @@ ROUTES: dict[str, Route] = {
     "players/<username>/history/": Route(
         lambda w: {"username": "ann"},
         query={"kind": "farkle", "period": "all", "group": "", "page": "1"},
+    ),
+    # Play someone now (pairing): the form, leaving, blocking a player.
+    "play/": Route(query={"kind": "farkle"}),
+    "play/ask/": Route(
+        form={
+            "kind": "farkle",
+            "goal": "3000",
+            "dice": "6",
+            "seats": "2",
+            "pace": "live",
+            "computers_after": "60",
+        }
+    ),
+    "play/leave/": Route(),
+    "play/block/<username>/": Route(
+        lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
     ),
     "highscores/": Route(query={**BOARD, "group": ""}),
     "ratings/": Route(query={"kind": "farkle", "goal": "10000", "group": ""}),

@@ -291,6 +291,11 @@ GET_CASES = [
     Case("notice-settings", url("notices:settings"), signed_in(200)),
     Case("unsubscribe-bad-token", url("notices:unsubscribe", lambda w: ["not-a-token"]), roles(400)),
     Case("unsubscribe", url("notices:unsubscribe", lambda w: [w.unsubscribe_token]), roles(200)),
+    # Play someone now (pairing): the page for everyone signed in; asking, leaving and blocking POST.
+    Case("play-now", url("pairing:now"), signed_in(200)),
+    Case("play-ask-get", url("pairing:ask"), signed_in(405)),
+    Case("play-leave-get", url("pairing:leave"), signed_in(405)),
+    Case("play-block-get", url("pairing:block", lambda w: ["bob"]), signed_in(405)),
     # Push messages: the settings page's script and forms POST (tests/push/test_push_views.py).
     Case("push-subscribe-get", url("notices:push_subscribe"), signed_in(405)),
     Case("push-unsubscribe-get", url("notices:push_unsubscribe"), signed_in(405)),
@@ -385,6 +390,23 @@ POST_CASES = [
         url("games:again", game("public-farkle")),
         signed_in(Go("games:detail", game("public-farkle"), "error")),
         "post",
+    ),
+    # Anyone signed in may ask for a game and leave the queue; a block is one's own (bob may not block
+    # himself: an error, back to the page).
+    Case(
+        "play-ask",
+        url("pairing:ask"),
+        signed_in(Go("pairing:now", level=None)),
+        "post",
+        {"kind": "farkle", "goal": "3000", "dice": "6", "seats": "2", "pace": "live", "computers_after": ""},
+    ),
+    Case("play-leave", url("pairing:leave"), signed_in(Go("pairing:now", level="success")), "post"),
+    Case(
+        "play-block",
+        url("pairing:block", lambda w: ["bob"]),
+        signed_in(Go("pairing:now", level="success"), waiting=Go("pairing:now", level="error")),
+        "post",
+        {"action": "block"},
     ),
     # A challenge from a profile: a new table for the challenger; bob cannot challenge himself.
     Case(

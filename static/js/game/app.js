@@ -11,6 +11,7 @@ import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
 import { HintPanel } from './coach.js';
 import { viewModule } from './views.js';
+import { randomSeed } from '../fair-seed.js';
 import { eventText, fmt, gettext, gettext_noop } from '../i18n.js';
 
 const OVER = new Set(['finished', 'abandoned']);
@@ -142,6 +143,7 @@ export class GameApp {
     if (why === 'event' || why === 'snapshot') this.movedAt = Date.now();
     if (why === 'event') this.#effects(message);
     if (why === 'event' && message.fair_dice?.server_seed) this.#revealSeed(message.fair_dice.server_seed);
+    if (why === 'event' || why === 'snapshot') this.#offerNextSeed(why === 'event' ? message.fair_dice : c.game?.fair_dice);
     this.#followTurn();
     this.render();
   }
@@ -225,6 +227,15 @@ export class GameApp {
 
   // Fair dice (docs/fair-dice.md): the event that ends the game reveals the server seed, drawn into the
   // page's "Fair dice" panel (templates/games/game.html).
+  // Once the game is over, the seed this player brings to its "Play again", made here after that game's
+  // commitment was shown (next_commitment, from this game's creation on: docs/fair-dice.md): sent now
+  // over the socket, and again with the Play again form.
+  #offerNextSeed(fair) {
+    if (this.nextSeed || !this.seated || !fair?.server_seed || !fair.next_commitment) return;
+    this.nextSeed = randomSeed();
+    this.client.sendClientSeed(this.nextSeed);
+  }
+
   #revealSeed(seed) {
     const code = document.getElementById('fair-server-seed');
     if (!code) return;
@@ -393,12 +404,12 @@ export class GameApp {
     const over = this.over;
     const bests = this.client.seats.filter((seat) => seat.best).map((seat) => seat.user);
     const ratings = this.client.ratings;
-    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests, ratings])) return;
+    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests, ratings, this.nextSeed])) return;
     this.dom.end.hidden = !over;
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
       state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me, bests, name: this.client.game.name,
-      laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl, ratings,
+      laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl, ratings, nextSeed: this.nextSeed,
       token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
   }

@@ -100,6 +100,10 @@ export class GameClient {
     return this.socket.send({ type: 'ask_hint' });
   }
 
+  sendClientSeed(seed) {
+    return this.socket.send({ type: 'client_seed', seed });
+  }
+
   chatMessages() {
     return [...this.chat.values()].sort((a, b) => a.id - b.id);
   }

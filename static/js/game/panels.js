@@ -87,13 +87,14 @@ function soloEnd({ state, winners, scoreOf, me, laps, bests, name }) {
   return [h('h2', { id: 'g-end-title' }, fmt(title, said)), best ? h('p', { class: 'verdict', id: 'personal-best' }, fmt(best, said)) : null];
 }
 
-export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null }) {
+export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null, nextSeed = '' }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
   const after = [
     // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
     seated
       ? h('form', { method: 'post', action: againUrl, class: 'again' },
         h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
+        nextSeed ? h('input', { type: 'hidden', name: 'client_seed', value: nextSeed }) : null,
         h('button', { class: 'button', type: 'submit', id: 'play-again' }, gettext('Play again')),
         h('span', { class: 'muted' }, ` ${state.players.length === 1 ? gettext('same game, same options') : gettext('same players, same seats')}`))
       : null,
