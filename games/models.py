@@ -58,6 +58,11 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last event.")
+    # A challenge's table (play.challenge): its second seat is kept for this player, who alone may take
+    # it; the table is left out of other players' lists of open tables. None for every other table.
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # The game this one follows ("play again"): one next game per finished game, however many press it.
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"

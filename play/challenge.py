@@ -55,6 +55,7 @@ def challenge_create(
             seats=2,
             pace=pace,
             absence_limit=absence_limit,
+            reserved_for=other,
         )
         # The notice's row and the push tasks are written with the table or not at all; the sockets
         # hear of the notice once it has committed (notices.feed.tell_users_on_commit).

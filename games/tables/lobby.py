@@ -31,7 +31,11 @@ def games_waiting_for(user) -> QuerySet:
 def open_games_for(user) -> QuerySet:
     """Tables still taking players that this user may join: public ones and their groups' ones."""
     return (
-        _with_seats(Game.objects.filter(watchable(user), status=Game.Status.OPEN))
+        _with_seats(
+            Game.objects.filter(watchable(user), status=Game.Status.OPEN).filter(
+                Q(reserved_for__isnull=True) | Q(reserved_for=user)  # a challenge's: its player's alone
+            )
+        )
         .annotate(taken=Count("seats", distinct=True))
         .order_by("-created_at")[:50]
     )

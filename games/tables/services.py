@@ -54,6 +54,7 @@ def game_create(
     client_seed: str = "",
     others: Sequence = (),
     others_seeds: Sequence[str] = (),
+    reserved_for=None,
 ) -> Game:
     """Create a game with the creator in seat 0, the people ``others`` in the next seats (a table that
     pairing filled), and ``computers`` computer players of ``strength`` after them; a table that is full
@@ -62,7 +63,8 @@ def game_create(
     ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
     was committed to the creator beforehand (games.fair_seeds), the creator's seed ``client_seed`` if they
     brought one; each is drawn from the server's random source otherwise; ``others_seeds``, the seeds
-    the ``others`` brought ("" for none), in their order."""
+    the ``others`` brought ("" for none), in their order. ``reserved_for``: the one player who may take
+    the seats left (a challenge)."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -104,6 +106,7 @@ def game_create(
             absence_limit=limit,
             pace=pace,
             rated=bool(rated),
+            reserved_for=reserved_for,
             **({"server_seed": server_seed} if server_seed else {}),
         )
         Seat.objects.create(
@@ -187,6 +190,8 @@ def game_join(*, game_id: int, user) -> Seat:
             return existing
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."))
+        if game.reserved_for_id is not None and game.reserved_for_id != user.pk:
+            raise Forbidden(_("This seat is kept for the player who was challenged."))
         _check_member(game.group, user)
         taken = list(game.seats.values_list("position", flat=True))
         if len(taken) >= game.max_seats:

@@ -49,6 +49,21 @@ def test_a_challenge_seats_the_challenger_and_tells_the_other_player(
     assert not Notice.objects.filter(user=ann).exists()
 
 
+def test_the_challenged_player_alone_takes_the_seat_and_nobody_else_sees_the_table(make_user):
+    from games.tables import lobby
+    from games.tables import services as tables
+
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    game = challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000})
+    assert game.reserved_for == bob
+    assert game not in lobby.open_games_for(cid) and game in lobby.open_games_for(bob)
+    with pytest.raises(Forbidden) as refused:
+        tables.game_join(game_id=game.pk, user=cid)
+    assert "kept for the player who was challenged" in refused.value.message
+    tables.game_join(game_id=game.pk, user=bob)
+    assert list(game.seats.order_by("position").values_list("user__username", flat=True)) == ["ann", "bob"]
+
+
 def test_a_challenge_over_days_takes_the_turn_limit(make_user):
     ann, _bob = make_user("ann"), make_user("bob")
     game = challenge_create(
