@@ -73,11 +73,13 @@ class Player:
 
 @dataclass
 class Played:
-    """One game as the benchmark keeps it: who sat where (in turn order), the chances the ratings gave
-    them before it, the naive ones, their places and outcomes, and how long it took."""
+    """One game as the benchmark keeps it: who sat where (in turn order), their ratings (mu, sigma) and
+    the chances the ratings gave them before it, the naive ones, their places and outcomes, and how long
+    it took."""
 
     players: list[str]
     strengths: list[str]
+    before: list[tuple[float, float]]
     chances: list[float]
     naive: list[float]
     places: list[int]
@@ -158,18 +160,20 @@ def play_kind(kind: str, games: int, seed: int = 1, per_strength: int = PER_STRE
     for i in range(games):
         draw = random.Random(f"{seed}:{kind}:{i}:table")
         seated = draw.sample(run.players, draw.choice(SEATS))  # the order drawn is the turn order
-        chances = skill.win_chances([(p.mu, p.sigma) for p in seated])
+        before = [(p.mu, p.sigma) for p in seated]
+        chances = skill.win_chances(before)
         start = time.perf_counter()
         state = play(slug, options, seated, f"{seed}:{kind}:{i}")
         seconds = time.perf_counter() - start
         places = final_places(engine, state)
-        after = skill.update([(p.mu, p.sigma) for p in seated], places)
+        after = skill.update(before, places)
         for p, (mu, sigma) in zip(seated, after, strict=True):
             p.mu, p.sigma, p.games = mu, sigma, p.games + 1
         run.games.append(
             Played(
                 players=[p.name for p in seated],
                 strengths=[p.strength for p in seated],
+                before=before,
                 chances=list(chances),
                 naive=[1 / len(seated)] * len(seated),
                 places=places,
@@ -238,13 +242,15 @@ def reliability(games: Sequence[Played], bins: int = BINS) -> list[dict]:
 def by_seats(games: Sequence[Played]) -> list[dict]:
     """The calibration of the games of each table size."""
     return [
-        {"seats": n, **calibration(at)} for n in SEATS if (at := [g for g in games if len(g.players) == n])
+        {"table": n, **calibration(at)} for n in SEATS if (at := [g for g in games if len(g.players) == n])
     ]
 
 
 def strengths(players: Sequence[Player], games: Sequence[Played]) -> list[dict]:
-    """Each strength's final ratings on the shown scale, and its mean chance against its win share
-    over ``games``."""
+    """Each strength's final ratings on the shown scale, and over ``games`` its mean chance, its share
+    of the wins, its mean place (0 first, 1 last, whatever the table's size: what the model rates,
+    a whole finishing order, where the chances are of winning only) and its players' mean shown rating
+    as they sat down (less moved by the luck of the last games than the final one)."""
     from games import bots
     from ratings import skill
 
@@ -253,9 +259,9 @@ def strengths(players: Sequence[Player], games: Sequence[Played]) -> list[dict]:
         mine = [p for p in players if p.strength == strength]
         shown = [skill.display(p.mu, p.sigma) for p in mine]
         seats = [
-            (c, w)
+            (c, w, (place - 1) / (len(g.places) - 1), skill.display(*rating))
             for g in games
-            for s, c, w in zip(g.strengths, g.chances, g.won, strict=True)
+            for s, c, w, place, rating in zip(g.strengths, g.chances, g.won, g.places, g.before, strict=True)
             if s == strength
         ]
         rows.append(
@@ -271,8 +277,10 @@ def strengths(players: Sequence[Player], games: Sequence[Played]) -> list[dict]:
                 "low": min(skill.display(p.mu - Z * p.sigma, p.sigma) for p in mine),
                 "high": max(skill.display(p.mu + Z * p.sigma, p.sigma) for p in mine),
                 "sigma": fmean(p.sigma for p in mine) * skill.SCALE,
-                "chance": fmean(c for c, _ in seats) if seats else None,
-                "won": fmean(w for _, w in seats) if seats else None,
+                "chance": fmean(c for c, _, _, _ in seats) if seats else None,
+                "won": fmean(w for _, w, _, _ in seats) if seats else None,
+                "place": fmean(p for _, _, p, _ in seats) if seats else None,
+                "over_games": fmean(d for _, _, _, d in seats) if seats else None,
             }
         )
     return rows
@@ -333,6 +341,10 @@ def _share(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def _shown(x: float | None) -> str:
+    return "-" if x is None else f"{x:.0f}"
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "**no**"
 
@@ -358,18 +370,21 @@ def markdown(summary: dict) -> str:
     burn = f"{summary['burn_in']:.0%}"
     out = [
         "**Final ratings** (shown scale; each strength's players: their mean, lowest-highest, the union of"
-        f" their mu ± {Z} sigma; chance and won: the strength's mean predicted chance and its share of wins"
-        f" after the first {burn} of the games):",
+        f" their mu ± {Z} sigma; over the games after the first {burn}: its players' mean rating as they sat"
+        " down, the strength's mean predicted chance, its share of the wins and its mean place, 0 first and"
+        " 1 last):",
         "",
-        "| kind | strength | mean | players | mu ± 2 sigma | sigma (shown) | chance | won |",
-        "|---|---|---:|---|---|---:|---:|---:|",
+        "| kind | strength | mean | players | mu ± 2 sigma | sigma (shown) | over the games | chance | won "
+        "| place |",
+        "|---|---|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for kind, k in summary["kinds"].items():
         for r in k["strengths"]:
             out.append(
                 f"| {rating_kinds.name(kind)} | {r['strength']} | {r['mean']:.0f} "
                 f"| {r['lowest']}-{r['highest']} | {r['low']}-{r['high']} | {r['sigma']:.0f} "
-                f"| {_share(r['chance'])} | {_share(r['won'])} |"
+                f"| {_shown(r['over_games'])} | {_share(r['chance'])} | {_share(r['won'])} "
+                f"| {_share(r['place'])} |"
             )
     out += [
         "",
@@ -406,13 +421,16 @@ def markdown(summary: dict) -> str:
         out.append(_calibration_row("all kinds", summary["overall"]["calibration"]))
     out += [
         "",
-        "By table size, all kinds:",
+        "Skill score by table size:",
         "",
-        "| seats | games | seats | Brier | naive 1/n | skill score |",
+        "| kind | " + " | ".join(f"{n} seats" for n in SEATS) + " |",
+        "|---|" + "---:|" * len(SEATS),
     ]
-    out.append("|---|---:|---:|---:|---:|---:|")
-    for r in summary["overall"]["by_seats"]:
-        out.append(_calibration_row(str(r["seats"]), r))
+    for kind, k in [*summary["kinds"].items(), ("all kinds", summary["overall"])]:
+        at = {r["table"]: r for r in k["by_seats"]}
+        cells = [f"{at[n]['skill']:+.3f} ({at[n]['games']:,})" if n in at else "-" for n in SEATS]
+        name = kind if kind == "all kinds" else rating_kinds.name(kind)
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
     out += ["", "**Reliability**, all kinds:", ""]
     out += _reliability_table(summary["overall"]["reliability"])
     for kind, k in summary["kinds"].items():

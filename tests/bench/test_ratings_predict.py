@@ -16,6 +16,7 @@ def _game(chances, places_):
     return rp.Played(
         players=[f"p{i}" for i in range(len(chances))],
         strengths=["easy"] * len(chances),
+        before=[(25.0, 25 / 3)] * len(chances),
         chances=chances,
         naive=[1 / len(chances)] * len(chances),
         places=places_,
@@ -44,12 +45,15 @@ def test_a_tiny_run_covers_every_kind_with_chances_that_add_up_to_one():
         # The recorded places, replayed through the site's update, arrive at the players' ratings.
         replayed = {p.name: skill.initial() for p in run.players}
         for game in run.games:
+            assert game.before == [replayed[name] for name in game.players]
             after = skill.update([replayed[name] for name in game.players], game.places)
             replayed.update(zip(game.players, after, strict=True))
         assert {p.name: (p.mu, p.sigma) for p in run.players} == replayed
         assert sum(p.games for p in run.players) == sum(len(g.players) for g in run.games)
         k = summary["kinds"][run.kind]
         assert [r["strength"] for r in k["strengths"]] == ["easy", "good", "expert"]
+        for r in k["strengths"]:
+            assert r["place"] is None or 0 <= r["place"] <= 1
         assert k["calibration"]["seats"] == sum(len(g.players) for g in run.games)
         assert sum(r["count"] for r in k["reliability"]) == k["calibration"]["seats"]
     text = rp.markdown(summary)
