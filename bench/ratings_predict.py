@@ -240,10 +240,31 @@ def reliability(games: Sequence[Played], bins: int = BINS) -> list[dict]:
 
 
 def by_seats(games: Sequence[Played]) -> list[dict]:
-    """The calibration of the games of each table size."""
-    return [
-        {"table": n, **calibration(at)} for n in SEATS if (at := [g for g in games if len(g.players) == n])
-    ]
+    """The calibration of the games of each table size, and each strength's mean chance and share of
+    the wins at that size."""
+    from games import bots
+
+    rows = []
+    for n in SEATS:
+        at = [g for g in games if len(g.players) == n]
+        if not at:
+            continue
+        shares = {}
+        for strength in bots.STRENGTHS:
+            seats = [
+                (c, w)
+                for g in at
+                for s, c, w in zip(g.strengths, g.chances, g.won, strict=True)
+                if s == strength
+            ]
+            if seats:
+                shares[strength] = {
+                    "seats": len(seats),
+                    "chance": fmean(c for c, _ in seats),
+                    "won": fmean(w for _, w in seats),
+                }
+        rows.append({"table": n, **calibration(at), "strengths": shares})
+    return rows
 
 
 def strengths(players: Sequence[Player], games: Sequence[Played]) -> list[dict]:
@@ -431,6 +452,23 @@ def markdown(summary: dict) -> str:
         cells = [f"{at[n]['skill']:+.3f} ({at[n]['games']:,})" if n in at else "-" for n in SEATS]
         name = kind if kind == "all kinds" else rating_kinds.name(kind)
         out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "Each strength's mean chance / share of the wins by table size:",
+        "",
+        "| kind | strength | " + " | ".join(f"{n} seats" for n in SEATS) + " |",
+        "|---|---|" + "---:|" * len(SEATS),
+    ]
+    for kind, k in summary["kinds"].items():
+        at = {r["table"]: r["strengths"] for r in k["by_seats"]}
+        for strength in [r["strength"] for r in k["strengths"]]:
+            cells = [
+                f"{at[n][strength]['chance']:.3f} / {at[n][strength]['won']:.3f}"
+                if strength in at.get(n, {})
+                else "-"
+                for n in SEATS
+            ]
+            out.append(f"| {rating_kinds.name(kind)} | {strength} | " + " | ".join(cells) + " |")
     out += ["", "**Reliability**, all kinds:", ""]
     out += _reliability_table(summary["overall"]["reliability"])
     for kind, k in summary["kinds"].items():

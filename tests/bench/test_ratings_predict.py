@@ -56,6 +56,8 @@ def test_a_tiny_run_covers_every_kind_with_chances_that_add_up_to_one():
             assert r["place"] is None or 0 <= r["place"] <= 1
         assert k["calibration"]["seats"] == sum(len(g.players) for g in run.games)
         assert sum(r["count"] for r in k["reliability"]) == k["calibration"]["seats"]
+        by_size = [share["seats"] for r in k["by_seats"] for share in r["strengths"].values()]
+        assert sum(by_size) == sum(r["seats"] for r in k["by_seats"]) == k["calibration"]["seats"]
     text = rp.markdown(summary)
     for kind in kinds.every():
         assert f"| {kinds.name(kind)} |" in text
