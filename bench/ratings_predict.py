@@ -6,23 +6,26 @@ Computer players of known strength (``games.bots.STRENGTHS``: easy, good, expert
 each with a rating of its own, play seeded games of 2 to 4 seats against each other, in every rating
 kind the site has (``ratings.kinds.every()``: each game, and Farkle once per goal), straight through
 the pure engines (no database): every action through ``games.bots.choose`` (what the site's computer
-task calls), the dice from a seeded ``random.Random``. Each game draws its number of seats (2, 3 or 4,
-evenly) and then its players at random from the kind's pool, in a random turn order, so the strengths
-meet in every mix. Before each game the ratings' chance of each seat winning is recorded
-(``ratings.skill.win_chances``: openskill's ``predict_win`` on the site's model) beside the naive 1/n;
-after it, the places come from ``games.results.places.final_places`` (what the site stores and ranks
-a finished game by) and the new ratings from ``ratings.skill.update``, the site's own update.
+task calls), the dice from a seeded ``random.Random`` (Farkle with its default 6 dice). Each game
+draws its number of seats (2, 3 or 4, evenly) and then its players at random from the kind's pool, in
+a random turn order, so the strengths meet in every mix. Before each game the ratings' chance of each
+seat winning is recorded (``ratings.skill.win_chances``: openskill's ``predict_win`` on the site's
+model) beside the naive 1/n; after it, the places come from ``games.results.places.final_places``
+(what the site stores and ranks a finished game by) and the new ratings from ``ratings.skill.update``,
+the site's own update.
 
 The report, per kind and over all kinds:
 
 - each strength's final ratings on the shown scale (``ratings.skill.display``): the mean of its
   players, their spread, and the union of their mu +- 2 sigma intervals, and whether easy < good <
-  expert holds (the means; every player; the intervals apart);
+  expert holds (the means; every player; the intervals apart); beside them each strength's mean
+  rating over the games, its mean chance, its share of the wins and its mean place;
 - the calibration of the predicted chances over the games after the first ``BURN_IN`` of each kind
   (the ratings start as newcomers'): the Brier score (the mean over every seat of every game of
   (chance - outcome)^2, the outcome 1 for the winner, 1/k each for k seats sharing the win, else 0),
   the naive 1/n's, the Brier skill score 1 - model / naive, and a reliability table (the chances in
-  tenths: how many, their mean, how often those seats won).
+  tenths: how many, their mean, how often those seats won); the skill score, and each strength's
+  chance against its wins, by table size.
 
 ``--measure`` first times one game of each kind at each strength (two players of that strength) and
 estimates the full run; the default number of games per kind (``GAMES``) was chosen from it so that
@@ -49,8 +52,9 @@ BINS = 10
 Z = 2  # the intervals: mu +- Z sigma
 # Games per rating kind, from ``--measure`` (docs/BENCHMARKS.md, 2026-12-05: a seat of a card game
 # costs 0.09 s in Triple Quintzee, 0.29 s in Triple Yahtzee 99 (its expert 0.47 s) and 0.16 s in Painted
-# DiceZ, a seat of Farkle about 1 ms): about 17 minutes on one core in all, each player in about a
-# quarter of its kind's games (3 seats of 12 players on average).
+# DiceZ, a seat of Farkle about 1 ms): about 17 minutes on one core in all (17-18 minutes measured with
+# the machine's other core busy, 26 with both overloaded), each player in about a quarter of its kind's
+# games (3 seats of 12 players on average).
 GAMES = {
     "triple-quintzee": 1000,
     "triple-yahtzee-99": 400,
