@@ -34,6 +34,14 @@ def update(before: Sequence[tuple[float, float]], places: Sequence[int]) -> list
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
+def win_chances(ratings: Sequence[tuple[float, float]]) -> list[float]:
+    """Each player's chance of winning a game of one-player teams, from their (mu, sigma), in the same
+    order (they add up to 1): the model's own ``predict_win`` (for more than two players, the mean of
+    the pairwise chances, normalised). The ratings' benchmark (bench/ratings_predict.py) checks how well
+    these come true."""
+    return MODEL.predict_win([[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings])
+
+
 def display(mu: float, sigma: float) -> int:
     """The figure players read: openskill's ordinal taken at the mean (z=0), not at mu - 3 sigma, and
     scaled to 1500 for a newcomer. At z=3 a newcomer's figure climbs with every game as sigma falls,

@@ -48,6 +48,7 @@ from games.live.dice_source import RecordingDice, give_back
 from games.live.records import Known, Logged, Mover
 from games.live.selectors import event_payload
 from games.models import Game
+from games.results.places import seat_results
 from infra.params import storable
 
 MAX_CLIENT_ID = 64
@@ -343,18 +344,15 @@ def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch,
     statements = [("seats", [game.pk])] + ([("results", [game.pk])] if figures.needs_log else [])
     answers = yield Batch(statements)
     results = [move_sql.from_json(r) for (r,) in answers[1]] + [last_result] if figures.needs_log else []
-    winners = set(engine.winners(state))
-    scores = engine.scores(state)
-    resigned = set(state.get("resigned", []))
+    seats = seat_results(engine, state)  # by position: what the finishing order is read from
     players = state["players"]
-    game.status = Game.Status.ABANDONED if all(p in resigned for p in players) else Game.Status.FINISHED
+    game.status = Game.Status.ABANDONED if all(s["resigned"] for s in seats) else Game.Status.FINISHED
     game.finished_at = now
     writes = [("finish_game", [game.status, move_sql.to_datetime(now), game.pk])]
     for seat_pk, position in answers[0]:
-        player = players[position]
-        summary = encode(figures.summary(state, player, results))
-        laps = state.get("laps") if engine.ranking.uses_laps else None
-        outcome = [scores.get(player, 0), player in winners, player in resigned, laps, summary]
+        summary = encode(figures.summary(state, players[position], results))
+        seat = seats[position]
+        outcome = [seat["final_score"], seat["winner"], seat["resigned"], seat["laps"], summary]
         writes.append(("finish_seat", [*outcome, seat_pk]))
     return writes
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from games.models import Game, Seat
-from games.results.places import places
+from games.results.places import final_places, places, seat_results
 from games.rules import declare, farkle
 from games.tables import services as tables
 from ratings import kinds, skill
@@ -96,6 +96,19 @@ def test_farkle_places_winners_first_then_by_score():
         seat(900, laps=7),
     ]
     assert places(farkle.ranking, seats) == [2, 1, 4, 3]
+
+
+def test_a_finished_games_stored_seats_are_its_final_states_results(make_user):
+    # One function reads a game's results from its final state, for the game's end and the ratings'
+    # benchmark alike (bench/ratings_predict.py): the seats the end stores are its figures.
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    game = table(ann, bob, cy)
+    resign(game, bob)
+    resign(game, cy)
+    game.refresh_from_db()
+    stored = list(game.seats.order_by("position").values("final_score", "winner", "resigned", "laps"))
+    assert stored == seat_results(farkle, game.state)
+    assert final_places(farkle, game.state) == places(farkle.ranking, stored) == [1, 2, 2]
 
 
 # --- the game's end -------------------------------------------------------------------------------------
