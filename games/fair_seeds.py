@@ -28,3 +28,10 @@ def next_commitment(request: HttpRequest) -> str:
 def take(request: HttpRequest) -> str:
     """The committed seed for the game being created ("" if the player was shown none); used once."""
     return request.session.pop(SESSION_KEY, "") or ""
+
+
+def from_form(request: HttpRequest) -> tuple[str, str]:
+    """The committed server seed and the seed the browser posted with the form (``client_seed``): the
+    browser's counts only beside a server seed committed before it was made; ("", "") without one."""
+    server_seed = take(request)
+    return server_seed, request.POST.get("client_seed", "") if server_seed else ""

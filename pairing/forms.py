@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import catalogue
-from games.tables.forms import _option_fields
+from games.tables.forms import PACE_CHOICES, _option_fields, pace_days
 from pairing.services import COMPUTER_WAITS
 
 
@@ -22,16 +22,7 @@ class SeekForm(forms.Form):
     seats = forms.TypedChoiceField(
         label=_("Players at the table"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
     )
-    pace = forms.ChoiceField(
-        label=_("Pace"),
-        choices=[
-            ("live", _("Live: everyone plays now")),
-            ("days-1", _("Over days: 1 day per turn")),
-            ("days-2", _("Over days: 2 days per turn")),
-            ("days-3", _("Over days: 3 days per turn")),
-        ],
-        initial="live",
-    )
+    pace = forms.ChoiceField(label=_("Pace"), choices=PACE_CHOICES, initial="live")
     computers_after = forms.TypedChoiceField(
         label=_("Computer players"),
         choices=[("", _("Never: people only")), *((s, "") for s in COMPUTER_WAITS)],
@@ -56,7 +47,4 @@ class SeekForm(forms.Form):
         return {o.name: self.cleaned_data.get(o.name) or o.default for o in kind.options}
 
     def pace_and_days(self) -> tuple[str, int | None]:
-        pace = self.cleaned_data["pace"]
-        if pace.startswith("days-"):
-            return "days", int(pace.removeprefix("days-"))
-        return "live", None
+        return pace_days(self.cleaned_data["pace"])

@@ -41,9 +41,7 @@ def now_ask(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, form, status=400)
     pace, days = form.pace_and_days()
-    # The browser's seed counts only beside a server seed committed before it was made (games.fair_seeds).
-    server_seed = fair_seeds.take(request)
-    client_seed = request.POST.get("client_seed", "") if server_seed else ""
+    server_seed, client_seed = fair_seeds.from_form(request)
     try:
         seek = services.seek_create(
             user=request.user,

@@ -5,10 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
+from games.tables.forms import PACE_CHOICES, pace_days
 from ratings import kinds
-
-PACES = {"live": None, "days-1": 86_400, "days-2": 2 * 86_400, "days-3": 3 * 86_400}
 
 
 def _games() -> list[tuple[str, str]]:
@@ -25,12 +23,7 @@ class ChallengeForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"))
     pace = forms.ChoiceField(
         label=_("Pace"),
-        choices=[
-            ("live", _("Live: everyone plays now")),
-            ("days-1", _("Over days: 1 day per turn")),
-            ("days-2", _("Over days: 2 days per turn")),
-            ("days-3", _("Over days: 3 days per turn")),
-        ],
+        choices=PACE_CHOICES,
         initial="live",
         help_text=_("Over days, each player is told by e-mail when it is their turn."),
     )
@@ -43,10 +36,10 @@ class ChallengeForm(forms.Form):
         """What the challenge service takes: the game's slug and options, its pace and turn limit."""
         kind, variant = kinds.split(self.cleaned_data["kind"])
         option = kind.separating
-        limit = PACES[self.cleaned_data["pace"]]
+        pace, days = pace_days(self.cleaned_data["pace"])
         return {
             "kind": kind.slug,
             "options": {option.name: variant} if option is not None else {},
-            "pace": Game.Pace.LIVE if limit is None else Game.Pace.DAYS,
-            "absence_limit": limit,
+            "pace": pace,
+            "absence_limit": None if days is None else days * 86_400,
         }

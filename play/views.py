@@ -88,9 +88,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
-    # The browser's seed counts only beside a server seed committed before it was made (games.fair_seeds).
-    server_seed = fair_seeds.take(request)
-    client_seed = request.POST.get("client_seed", "") if server_seed else ""
+    server_seed, client_seed = fair_seeds.from_form(request)
     try:
         game = services.game_create(
             creator=request.user,

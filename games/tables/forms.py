@@ -42,6 +42,23 @@ ABSENCE_CHOICES = (
 )
 
 
+# A table's pace as its forms offer it (the lobby's, Play someone now's, a challenge's): live, or a
+# game over days with 1, 2 or 3 days per turn.
+PACE_CHOICES = [
+    ("live", _("Live: everyone plays now")),
+    ("days-1", _("Over days: 1 day per turn")),
+    ("days-2", _("Over days: 2 days per turn")),
+    ("days-3", _("Over days: 3 days per turn")),
+]
+
+
+def pace_days(choice: str | None) -> tuple[str, int | None]:
+    """A pace choice as the game takes it: ("live", None) or ("days", days per turn)."""
+    if choice and choice.startswith("days-"):
+        return "days", int(choice.removeprefix("days-"))
+    return "live", None
+
+
 class GameCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(
@@ -73,12 +90,7 @@ class GameCreateForm(forms.Form):
     )
     pace = forms.ChoiceField(
         label=_("Pace"),
-        choices=[
-            ("live", _("Live: everyone plays now")),
-            ("days-1", _("Over days: 1 day per turn")),
-            ("days-2", _("Over days: 2 days per turn")),
-            ("days-3", _("Over days: 3 days per turn")),
-        ],
+        choices=PACE_CHOICES,
         initial="live",
         required=False,  # left out: live, as before there was a choice
         help_text=_("Over days, each player is told by e-mail when it is their turn."),
@@ -110,10 +122,10 @@ class GameCreateForm(forms.Form):
 
     def pace_and_limit(self) -> tuple[str, int]:
         """The game's pace and its turn limit in seconds (a live game's is the absence limit)."""
-        pace = self.cleaned_data["pace"] or "live"
-        if pace.startswith("days-"):
-            return "days", int(pace.removeprefix("days-")) * 86_400
-        return "live", self.cleaned_data["absence_limit"] or settings.GAME_DEFAULT_ABSENCE_LIMIT
+        pace, days = pace_days(self.cleaned_data["pace"])
+        if days is not None:
+            return pace, days * 86_400
+        return pace, self.cleaned_data["absence_limit"] or settings.GAME_DEFAULT_ABSENCE_LIMIT
 
     def option_widgets(self, prefix: str) -> list[tuple]:
         """The engines' option fields again for another form on the page (the quick game against the
