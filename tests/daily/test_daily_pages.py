@@ -203,7 +203,7 @@ def test_the_share_text_names_the_score_and_the_grade_and_no_die(noon, ann):
 
     part = html.unescape(kind_part(page_of(signed_in(ann)), KIND))
     text = f"DiceHall daily 2026-12-06, Triple Quintzee: {score} points, grade {grade}"
-    assert f'value="{text} -- http://testserver/daily/2026-12-06/"' in part
+    assert f">{text} -- http://testserver/daily/2026-12-06/</textarea>" in part
     assert f'data-share-text="{text}"' in part
     # Nothing in it but the date, the score and the link: no roll of the game.
     rest = text.replace("2026-12-06", "").replace(str(score), "")
