@@ -59,7 +59,8 @@ def _page(request: HttpRequest, day: date) -> HttpResponse:
             "parts": parts,
             "share_url": url,
             "earlier": selectors.earlier_days(row.date),
-            "next_day": selectors.later_day(row.date, today),
+            # The next day anyone asked for, or today's challenge.
+            "next_day": selectors.later_day(row.date, today) or (today if row.date < today else None),
             "example_seed": seeds.client_seed(row.date, parts[0].slug) if parts else "",
         },
     )

@@ -1,21 +1,28 @@
 """The daily challenge in Chromium (issue 38's acceptance): two players play the same day's Triple Quintzee
 and see the same first roll, read off the page in both browsers (one of them a 390x844 touch phone);
 then one of them plays it to the end (through the services: the browser part proves nothing new there),
-the worker reviews it, and the player sees the day's results, the review and the share text. The site
+the worker reviews it, and the player sees the day's results, the review and the share text. A closed
+day's page, to someone who never played: everyone's results, the seed revealed, and the replay checking
+every roll against it. The site
 here rolls the fair dice (docs/fair-dice.md), as production does: the day's seed deals them.
 Screenshots at 1280x800 and as a 390x844 touch phone, light and dark, under
 artifacts/screenshots/daily/."""
 
 from __future__ import annotations
 
+import random
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from daily import days, grades, seeds
+from coach import services as coach
+from daily import closing, days, grades, seeds
+from daily import services as daily_services
 from daily.models import Day
-from games import fair_dice
+from games import bots, fair_dice
 from games.models import Game
 from games.tables import services as game_services
 from tests.browser.fixtures import SHOTS, Daphne
@@ -179,3 +186,68 @@ def test_two_players_see_the_same_first_roll_then_one_sees_results_review_and_sh
     expect(phone.locator(f"#daily-{KIND}")).not_to_contain_text(str(score))
     expect(phone.locator(f"#daily-{KIND} [data-daily-continue]")).to_be_visible()
     shots(phone, "today-playing")
+
+
+def play_as(game: Game, user, strength: str, seed: int) -> Game:
+    """The game played to its end by a computer player's choices (games.bots) for ``user``."""
+    rng = random.Random(seed)
+    for n in range(5000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            return game
+        action = bots.choose(game.kind, game.state, strength, rng)
+        game_services.game_apply_action(game_id=game.pk, user=user, client_id=f"{strength}{n}", action=action)
+    raise AssertionError("the game did not end")
+
+
+def yesterday_s_challenge(ann, bob, cid, yesterday) -> Day:
+    """Yesterday's Triple Quintzee and Farkle: ann plays both well, bob one badly, cid gives one up;
+    the worker's reviews; then the day's close."""
+    for user, kind, strength in ((ann, KIND, "expert"), (bob, KIND, "easy"), (ann, "farkle", "good")):
+        play_as(daily_services.attempt_start(user=user, kind=kind), user, strength, seed=user.pk)
+    given_up = daily_services.attempt_start(user=cid, kind=KIND)
+    game_services.game_apply_action(game_id=given_up.pk, user=cid, client_id="bye", action={"type": "resign"})
+    for game in Game.objects.filter(daily_attempt__day__date=yesterday):
+        coach.review_game(game_id=game.pk)
+    return Day.objects.get(date=yesterday)
+
+
+def test_a_closed_day_shows_everyone_s_results_and_its_seed_and_the_replay_checks_the_dice(
+    open_fair, make_user, time_machine
+):
+    ann, bob, cid, dan = (make_user(name) for name in ("ann", "bob", "cid", "dan"))
+    today = days.today()
+    yesterday = today - timedelta(days=1)
+    time_machine.move_to(days.end_of(yesterday) - timedelta(hours=6), tick=True)
+    day = off_loop(yesterday_s_challenge, ann, bob, cid, yesterday)
+    time_machine.move_to(timezone.now() + timedelta(hours=7), tick=True)
+    assert off_loop(closing.day_close, day=yesterday)
+    day.refresh_from_db()
+
+    # dan never played: a closed day shows him every result, the games and the seed.
+    desk = open_fair(dan, DESKTOP)
+    desk.goto(f"/daily/{yesterday.isoformat()}/")
+    expect(desk.locator("#daily-server-seed")).to_have_text(day.server_seed)
+    rows = desk.locator(f"#daily-{KIND} .daily-results tbody tr")
+    expect(rows).to_have_count(3)
+    assert [rows.nth(i).get_attribute("data-player") for i in range(3)] == ["ann", "bob", "cid"]
+    expect(rows.nth(2)).to_contain_text("gave up")
+    expect(desk.locator("#daily-farkle .daily-results")).to_contain_text("Laps")
+    expect(desk.locator(f"#daily-{KIND}")).to_contain_text("You did not play it that day.")
+    expect(desk.locator("[data-daily-play]")).to_have_count(0)
+    shots(desk, "closed-day")
+
+    # The replay of ann's game checks every roll against the revealed seed, as any game's.
+    rows.nth(0).get_by_role("link", name="ann").click()
+    check = desk.locator("#fair-check")
+    expect(check).to_have_attribute("data-result", "ok")
+    expect(check).to_contain_text("rolls matches the committed seed.")
+
+    # In German, on a phone.
+    phone = open_fair(ann, {**PHONE, "locale": "de-DE"})
+    phone.goto(f"/daily/{yesterday.isoformat()}/")
+    expect(phone.locator(f"#daily-{KIND} [data-daily-mine]")).to_contain_text("Dein Ergebnis:")
+    expect(phone.locator(f"#daily-share-{KIND}")).to_have_value(
+        re.compile(rf"^DiceHall-Tages-Challenge {yesterday.isoformat()}, Triple Quintzee: [0-9.]+ Punkte, Note A")
+    )
+    shots(phone, "closed-day-de")
