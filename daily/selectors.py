@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from daily import grades
+from daily import grades, seeds
 from daily.models import Attempt, Day
 from games import catalogue
 from games.catalogue import GameKind
@@ -157,3 +157,12 @@ def later_day(after: date, today: date) -> date | None:
         .values_list("date", flat=True)
         .first()
     )
+
+
+def game_day(game: Game) -> date | None:
+    """The day of the challenge ``game`` is an attempt of (its page links there), or None: a query only
+    for a solo game dealt with a daily client seed."""
+    dealt = game.client_seeds or []
+    if game.max_seats != 1 or len(dealt) != 1 or not str(dealt[0]).startswith(f"{seeds.PREFIX}-"):
+        return None
+    return Attempt.objects.filter(game=game).values_list("day__date", flat=True).first()

@@ -264,3 +264,15 @@ def test_signed_out_visitors_are_asked_to_sign_in(noon):
 def test_the_home_page_and_the_menu_link_the_challenge(ann):
     page = page_of(signed_in(ann), "/")
     assert page.count('href="/daily/"') >= 2
+
+
+def test_a_daily_game_s_page_links_its_day_and_no_other_game_s_does(noon, ann):
+    client = signed_in(ann)
+    daily = services.attempt_start(user=ann, kind=KIND)
+    solo = game_services.game_create(creator=ann, kind=KIND, seats=1, client_seed="daily-2026-12-06-x")
+
+    page = page_of(client, f"/games/{daily.pk}/")
+    assert 'id="game-daily"' in page and 'href="/daily/2026-12-06/"' in page
+    assert 'data-hint="false"' in page
+    page = page_of(client, f"/games/{solo.pk}/")
+    assert 'id="game-daily"' not in page and 'data-hint="true"' in page
