@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("play.urls")),
     path("play/", include("pairing.urls")),
+    path("daily/", include("daily.urls")),
     path("groups/", include("groups.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),

@@ -40,6 +40,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from chat import services as chat_services
+from daily import days
 from tests.reliability import world as W
 
 BAD = {
@@ -217,6 +218,10 @@ ROUTES: dict[str, Route] = {
     "play/block/<username>/": Route(
         lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
     ),
+    # The daily challenge: a day's page (its date in the path) and Play.
+    "daily/": Route(),
+    "daily/<day>/": Route(lambda w: {"day": days.today().isoformat()}),
+    "daily/play/": Route(form={"kind": "triple-quintzee"}),
     "highscores/": Route(query={**BOARD, "group": ""}),
     "ratings/": Route(query={"kind": "farkle", "goal": "10000", "group": ""}),
     "api/highscores/": Route(query={**BOARD, "group": ""}),

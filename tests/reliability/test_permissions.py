@@ -32,6 +32,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import resolve, reverse
 
+from daily import days
 from games.models import Action, Game
 from play.routing import websocket_urlpatterns
 from tests.reliability import world as W
@@ -296,6 +297,13 @@ GET_CASES = [
     Case("play-ask-get", url("pairing:ask"), signed_in(405)),
     Case("play-leave-get", url("pairing:leave"), signed_in(405)),
     Case("play-block-get", url("pairing:block", lambda w: ["bob"]), signed_in(405)),
+    # The daily challenge (daily): today's page and an earlier day's for everyone signed in; a day to
+    # come, or one nobody asked for, is no page; Play is POST only.
+    Case("daily", url("daily:today"), signed_in(200)),
+    Case("daily-today-by-date", lambda w: reverse("daily:day", args=[days.today()]), signed_in(200)),
+    Case("daily-to-come", path("/daily/2999-01-01/"), signed_in(404)),
+    Case("daily-without-challenge", path("/daily/2001-01-01/"), signed_in(404)),
+    Case("daily-play-get", url("daily:play"), signed_in(405)),
     # Push messages: the settings page's script and forms POST (tests/push/test_push_views.py).
     Case("push-subscribe-get", url("notices:push_subscribe"), signed_in(405)),
     Case("push-unsubscribe-get", url("notices:push_unsubscribe"), signed_in(405)),
@@ -473,6 +481,8 @@ POST_CASES = [
         members(403, 404, creator=Go("groups:detail", group_args, "success")),
         "post",
     ),
+    # Today's game of a kind in the daily challenge: a new game for anyone signed in.
+    Case("daily-play", url("daily:play"), signed_in(GoNew("/games/")), "post", {"kind": "triple-quintzee"}),
     Case("logout", url("accounts:logout"), roles(Go("home", level=None)), "post"),
     Case(
         "admin-logout",
