@@ -264,7 +264,26 @@ def _heuristic_lines(result: dict) -> list[str]:
         "it can be checked on; Triple Quintzee, Triple Yahtzee 99 and Painted DiceZ are played by the same "
         "method on their own fitted figures.",
     ]
+    others = _others(to_opt["share"])
+    if others:
+        lines[-1] += (
+            " If their experts fell as far short of their own optima, in share of the optimum (an estimate, "
+            "not a measurement: their cards are bigger and their optima unknown), the solo means of "
+            '"Computer players" would leave about ' + ", ".join(others) + " points a game on the table."
+        )
     return lines
+
+
+def _others(share: float) -> list[str]:
+    """What each other card game's expert would leave if it fell short of its optimum by ``share``."""
+    cards = json.loads(JSON_OUT.read_text()).get("cards", {})
+    out = []
+    for slug, by in cards.items():
+        if slug == q.slug or "expert" not in by:
+            continue
+        mean = by["expert"]["score"]["mean"]
+        out.append(f"{mean * share / (1 - share):.0f} ({slug}, {mean:.1f})")
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
