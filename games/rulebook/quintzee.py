@@ -42,6 +42,8 @@ SINGLES = (
     ([3, 3, 3, 3, 3], "full_house", _("Five alike is no full house unless it is a Joker, so 0.")),
     ([3, 4, 5, 6, 6], "small_straight", _("3-4-5-6 is in there; the spare 6 does not matter.")),
     ([2, 3, 4, 4, 6], "small_straight", _("2-3-4 and a 6: no run of four, so 0.")),
+    ([1, 2, 3, 4, 5], "large_straight", _("Five in a row.")),
+    ([4, 4, 4, 4, 4], "large_straight", _("Five alike is no straight unless it is a Joker, so 0.")),
     ([6, 6, 6, 6, 6], "sixes", _("Five alike in the top section: just the sum of the sixes.")),
     ([4, 4, 4, 4, 4], "twos", _("Allowed, but it scores 0.")),
 )
