@@ -205,10 +205,10 @@ def write(result: dict) -> None:
 
 
 def _row(player: str, s: dict, contains: bool = True) -> str:
-    inside = f" | {_contains(s)}" if contains else " | -"
+    last = _contains(s) if contains else f"{qo.START_VALUE - s['mean']:.2f}"
     return (
         f"| {player} | {s['n']} | {s['mean']:.2f} | {s['sd']:.2f} | {s['ci95'][0]:.2f} to {s['ci95'][1]:.2f}"
-        f"{inside} |"
+        f" | {last} |"
     )
 
 
@@ -249,8 +249,8 @@ def _heuristic_lines(result: dict) -> list[str]:
         "the expert on the figures before, the best round's kept). Solo games through the engine, dice "
         "and slips seeded per player.",
         "",
-        "| player | games | mean score | sd | 95 % interval | - |",
-        "|---|---:|---:|---:|---|---|",
+        "| player | games | mean score | sd | 95 % interval | below 254.59 |",
+        "|---|---:|---:|---:|---|---:|",
     ]
     names = {"expert": "heuristic expert", "good": "good (site)", "easy": "easy (site)"}
     lines += [_row(names[k], h[k]["score"], contains=False) for k in HEURISTIC_STRENGTHS if k in h]

@@ -51,6 +51,6 @@ def test_writing_one_part_keeps_the_others(tmp_path, monkeypatch):
     }
     text = doc.read_text()
     assert text.count(quintzee.SECTION + "\n") == 1
-    assert "| heuristic expert | 2000 | 240.00 | 60.00 | 237.37 to 242.63 | - |" in text
+    assert "| heuristic expert | 2000 | 240.00 | 60.00 | 237.37 to 242.63 | 14.59 |" in text
     # 254.5896 - 240 = 14.59, its interval the heuristic's own (the optimum is exact).
     assert heuristic["gap_to_optimum"] == {"points": 14.59, "ci95": [11.96, 17.22], "share": 0.05731}

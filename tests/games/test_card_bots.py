@@ -17,7 +17,7 @@ from games.bots import cards, cardvalue, painted
 from games.bots.dicedp import TurnTables, universe
 from games.rules.dice import COLOURS, make_dice
 
-CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez")
+CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee")
 
 
 def _state(slug: str, seed: int, steps: int) -> dict:
