@@ -156,6 +156,36 @@ def heuristic_games(games: int, strength: str, seed: int = 0) -> list[int]:
     return [play.solo(q.slug, strength, rng, players=qe.HEURISTIC) for _ in range(games)]
 
 
+def column_step(games: int) -> dict:
+    """Triple Quintzee's expert before and after the step the calibration led to (games/bots/quintzee.py,
+    COLUMN_VALUES: each column's rest valued by the exact optimum of a Quintzee column instead of the
+    fitted means of its open boxes and its top bonus's chance), on bench.bots's seeds (the same games as
+    "Computer players"), one process."""
+    from bench import bots as bb
+    from games.bots import cards
+    from games.bots import quintzee as tq_bots
+
+    out: dict = {}
+    kept = tq_bots.COLUMN_VALUES
+    try:
+        for name, on in (("before", False), ("after", True)):
+            tq_bots.COLUMN_VALUES = on
+            cards._turns.clear()
+            scores: list[int] = []
+            for chunk in range(math.ceil(games / bb.CHUNK)):
+                job = ("triple-quintzee", "expert", chunk, min(bb.CHUNK, games - chunk * bb.CHUNK))
+                scores += bb.card_task(job)["scores"]
+            out[name] = {"score": summary(scores)}
+    finally:
+        tq_bots.COLUMN_VALUES = kept
+        cards._turns.clear()
+    b, a = out["before"]["score"], out["after"]["score"]
+    half = math.hypot((b["ci95"][1] - b["ci95"][0]) / 2, (a["ci95"][1] - a["ci95"][0]) / 2)
+    diff = a["mean"] - b["mean"]
+    out["gain"] = {"points": round(diff, 3), "ci95": [round(diff - half, 3), round(diff + half, 3)]}
+    return out
+
+
 def gap(low: dict, high_mean: float, high_half: float = 0.0) -> dict:
     """How far ``low``'s mean is below ``high_mean`` (with its own half interval), with a 95 % interval."""
     half = math.hypot((low["ci95"][1] - low["ci95"][0]) / 2, high_half)
@@ -271,7 +301,39 @@ def _heuristic_lines(result: dict) -> list[str]:
             "not a measurement: their cards are bigger and their optima unknown), the solo means of "
             '"Computer players" would leave about ' + ", ".join(others) + " points a game on the table."
         )
+    if "column_step" in h:
+        lines += ["", *_step_lines(h["column_step"])]
     return lines
+
+
+def _step_lines(step: dict) -> list[str]:
+    g = step["gain"]
+
+    def row(name: str, s: dict) -> str:
+        interval = f"{s['ci95'][0]:.1f} to {s['ci95'][1]:.1f}"
+        return f"| {name} | {s['n']} | {s['mean']:.1f} | {s['sd']:.1f} | {interval} |"
+
+    return [
+        "#### A first step for Triple Quintzee",
+        "",
+        f"Measured by `{step['command']}` ({step['seconds']:.0f} s, one process; bench.bots's seeds, "
+        "the same games for both). The calibration says the method misses how a box's worth changes with "
+        "the card. Triple Quintzee's expert now values the rest of each column by the exact optimum of a "
+        "Quintzee column (games/bots/quintzee_optimum.py's table, by the column's open boxes and its top "
+        "subtotal up to 63, times the column's multiplier) instead of the fitted means of its open boxes "
+        "and its top bonus's chance; the future Quintzee bonuses keep their fitted rate (Triple "
+        "Quintzee's rule is its own).",
+        "",
+        "| Triple Quintzee expert | games | mean score | sd | 95 % interval |",
+        "|---|---:|---:|---:|---|",
+        row("before (fitted means)", step["before"]["score"]),
+        row("after (column optimum)", step["after"]["score"]),
+        "",
+        f"Gain {g['points']:.1f} points a game (95 % interval {g['ci95'][0]:.1f} to {g['ci95'][1]:.1f}, "
+        "the two samples' intervals combined as if they were independent). The before row is the Triple "
+        'Quintzee expert of "Computer players", game for game; that table shows the expert before this step '
+        "until `make bench-bots` runs again.",
+    ]
 
 
 def _others(share: float) -> list[str]:
@@ -292,6 +354,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine", type=int, default=0, help="also play this many games through the engine")
     parser.add_argument(
         "--heuristic", type=int, default=0, help="heuristic games per strength (expert, good, easy)"
+    )
+    parser.add_argument(
+        "--column-step", type=int, default=0, help="Triple Quintzee expert games before and after the step"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
@@ -324,6 +389,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         heuristic["seconds"] = round(time.perf_counter() - started, 1)
         heuristic["command"] = command
         result["heuristic"] = heuristic
+    if args.column_step:
+        started = time.perf_counter()
+        step = column_step(args.column_step)
+        step["seconds"] = round(time.perf_counter() - started, 1)
+        step["command"] = command
+        heuristic = result.get("heuristic") or json.loads(JSON_OUT.read_text())["quintzee"]["heuristic"]
+        result["heuristic"] = {**heuristic, "column_step": step}
     sys.stdout.write(json.dumps(result, indent=1) + "\n")
     if args.write:
         write(result)

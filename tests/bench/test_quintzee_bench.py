@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from bench import quintzee
 
@@ -54,3 +55,14 @@ def test_writing_one_part_keeps_the_others(tmp_path, monkeypatch):
     assert "| heuristic expert | 2000 | 240.00 | 60.00 | 237.37 to 242.63 | 14.59 |" in text
     # 254.5896 - 240 = 14.59, its interval the heuristic's own (the optimum is exact).
     assert heuristic["gap_to_optimum"] == {"points": 14.59, "ci95": [11.96, 17.22], "share": 0.05731}
+
+
+def test_the_column_step_measures_both_and_leaves_the_switch_as_it_was():
+    from games.bots import quintzee as tq_bots
+
+    step = quintzee.column_step(2)
+    assert step["before"]["score"]["n"] == step["after"]["score"]["n"] == 2
+    assert tq_bots.COLUMN_VALUES is True
+    assert step["gain"]["points"] == pytest.approx(
+        step["after"]["score"]["mean"] - step["before"]["score"]["mean"]
+    )
