@@ -121,10 +121,8 @@ class Evaluator:
     def _change(self, lands: int, box: str, sub: int, earned: bool) -> float:
         fit = self.fit
         m = lands
-        if COLUMN_VALUES:
-            change = m * self._column_change(lands, box, sub)
-        else:
-            change = -m * fit.mean[box][lands - 1]
+        # The rest of the column: the optimum's value of its state, or (switched off) its boxes' means.
+        change = m * self._column_change(lands, box, sub) if COLUMN_VALUES else -m * fit.mean[box][lands - 1]
         if not COLUMN_VALUES and box in tq.FACE and not earned:
             open_top = self.open[lands - 1]
             before = fit.top(
