@@ -291,8 +291,8 @@ def _heuristic_lines(result: dict) -> list[str]:
         f"{to_opt['ci95'][1]:.2f}), {100 * to_opt['share']:.1f} % of the optimum; "
         f"{to_measured['points']:.2f} ({to_measured['ci95'][0]:.2f} to {to_measured['ci95'][1]:.2f}) below "
         "the optimal player's measured mean above. That is what the method leaves on the table in a game "
-        "it can be checked on; Triple Quintzee, Triple Yahtzee 99 and Painted DiceZ are played by the same "
-        "method on their own fitted figures.",
+        "it can be checked on; Triple Yahtzee 99 and Painted DiceZ are played by the same method on their "
+        "own fitted figures, and so was Triple Quintzee until the step below.",
     ]
     others = _others(to_opt["share"])
     if others:
