@@ -218,6 +218,7 @@ def _cover(players: list[Player], size: int) -> list[Round]:
     byes_had = dict.fromkeys(players, 0)
     rounds = []
     while unmet:
+
         def still(p, unmet=unmet):
             return sum(1 for q in players if q != p and frozenset((p, q)) in unmet)
 
@@ -235,7 +236,11 @@ def _cover(players: list[Player], size: int) -> list[Round]:
             while len(table) < table_size:
                 best = max(
                     left,
-                    key=lambda p, table=table: (sum(frozenset((p, q)) in unmet for q in table), still(p), -index[p]),
+                    key=lambda p, table=table: (
+                        sum(frozenset((p, q)) in unmet for q in table),
+                        still(p),
+                        -index[p],
+                    ),
                 )
                 table.append(best)
                 left.remove(best)

@@ -88,8 +88,9 @@ def _entrants(tournament: Tournament, now: datetime) -> list[Entry]:
         .order_by("entered_at", "pk")
     )
     members = set(
-        Membership.objects.filter(group_id=tournament.group_id, user_id__in=[e.user_id for e in entries])
-        .values_list("user_id", flat=True)
+        Membership.objects.filter(
+            group_id=tournament.group_id, user_id__in=[e.user_id for e in entries]
+        ).values_list("user_id", flat=True)
     )
     gone = [e.pk for e in entries if e.user_id not in members]
     if gone:
@@ -200,8 +201,9 @@ def _scheduled(tournament: Tournament, number: int, active: set[int]) -> pairing
 def ratings_of(tournament: Tournament, user_ids: list[int]) -> dict[int, int]:
     """The players' shown ratings in the tournament's kind (a newcomer's 1500 for one without)."""
     found = dict(
-        Rating.objects.filter(kind=kinds.key(tournament.kind, tournament.options), user_id__in=user_ids)
-        .values_list("user_id", "display")
+        Rating.objects.filter(
+            kind=kinds.key(tournament.kind, tournament.options), user_id__in=user_ids
+        ).values_list("user_id", "display")
     )
     newcomer = skill.display(*skill.initial())
     return {uid: found.get(uid, newcomer) for uid in user_ids}
@@ -242,5 +244,3 @@ def finish(tournament: Tournament, now: datetime) -> None:
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
         status=Tournament.Status.FINISHED, finished_at=now
     )
-
-

@@ -14,6 +14,7 @@ from tournaments import standings
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 SHOWN_ON_GROUP_PAGE = 10
+FIGURES = ("final_score", "winner", "resigned", "laps")
 
 
 def group_page_part(request, group) -> dict:
@@ -35,7 +36,9 @@ def group_page_part(request, group) -> dict:
 
 
 def tournament_of(group_id: int, number: int) -> Tournament | None:
-    return Tournament.objects.select_related("group", "creator").filter(group_id=group_id, number=number).first()
+    return (
+        Tournament.objects.select_related("group", "creator").filter(group_id=group_id, number=number).first()
+    )
 
 
 @dataclass
@@ -55,7 +58,10 @@ def tournament_page(tournament: Tournament, viewer) -> dict:
         Round.objects.filter(tournament=tournament)
         .order_by("number")
         .prefetch_related(
-            Prefetch("tables", Table.objects.select_related("game").prefetch_related(Prefetch("game__seats", seats))),
+            Prefetch(
+                "tables",
+                Table.objects.select_related("game").prefetch_related(Prefetch("game__seats", seats)),
+            ),
             Prefetch("byes", Bye.objects.select_related("user")),
         )
     )
@@ -74,7 +80,8 @@ def tournament_page(tournament: Tournament, viewer) -> dict:
                     my_game = game
             if game.status in running.OVER:
                 figures = [
-                    {f: getattr(s, f) for f in ("final_score", "winner", "resigned", "laps")} for s in table_seats
+                    {f: getattr(s, f) for f in ("final_score", "winner", "resigned", "laps")}
+                    for s in table_seats
                 ]
                 results.append(
                     standings.Result(

@@ -60,7 +60,7 @@ def tournament_create(
     name: str,
     kind: str,
     options: dict | None = None,
-    format: str = Tournament.Format.SWISS,  # noqa: A002 - the tournament's format, as the form names it
+    format: str = Tournament.Format.SWISS,
     rounds: int | None = 3,
     table_size: int = 2,
     pace: str = Game.Pace.LIVE,
@@ -191,7 +191,6 @@ def _next(tournament: Tournament, round_: Round, now: datetime) -> None:
         running.finish(tournament, now)
     else:
         tasks.start_round.using(run_after=now).enqueue(tournament.pk, round_.number + 1)
-
 
 
 # --- the end of a game ---------------------------------------------------------------------------

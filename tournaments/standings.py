@@ -54,7 +54,9 @@ def game_points(places: Sequence[int], size: int) -> list[float]:
     return out
 
 
-def standings(players: Iterable[Player], results: Iterable[Result], byes: Iterable[Player], size: int) -> list[Line]:
+def standings(
+    players: Iterable[Player], results: Iterable[Result], byes: Iterable[Player], size: int
+) -> list[Line]:
     """Every player's line, best first, each with its place (shared when all three figures tie)."""
     lines = {p: Line(p) for p in players}
     for result in results:

@@ -6,108 +6,215 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('dicegroups', '0002_invite_token'),
-        ('games', '0009_game_reserved_for'),
+        ("dicegroups", "0002_invite_token"),
+        ("games", "0009_game_reserved_for"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('done', 'Done')], default='playing', max_length=8)),
-                ('started_at', models.DateTimeField()),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("playing", "Playing"), ("done", "Done")], default="playing", max_length=8
+                    ),
+                ),
+                ("started_at", models.DateTimeField()),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_table', to='games.game')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_table",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'number'],
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=80)),
-                ('kind', models.CharField(max_length=32)),
-                ('options', models.JSONField(default=dict)),
-                ('format', models.CharField(choices=[('swiss', 'Swiss'), ('round-robin', 'Round robin')], max_length=12)),
-                ('rounds', models.PositiveSmallIntegerField(default=0)),
-                ('table_size', models.PositiveSmallIntegerField()),
-                ('pace', models.CharField(max_length=4)),
-                ('absence_limit', models.PositiveIntegerField()),
-                ('starts_at', models.DateTimeField()),
-                ('entries_close_at', models.DateTimeField()),
-                ('status', models.CharField(choices=[('open', 'Open for entries'), ('running', 'Under way'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], db_index=True, default='open', max_length=10)),
-                ('cancelled_because', models.CharField(blank=True, default='', max_length=10)),
-                ('schedule', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournaments', to='dicegroups.group')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=80)),
+                ("kind", models.CharField(max_length=32)),
+                ("options", models.JSONField(default=dict)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[("swiss", "Swiss"), ("round-robin", "Round robin")], max_length=12
+                    ),
+                ),
+                ("rounds", models.PositiveSmallIntegerField(default=0)),
+                ("table_size", models.PositiveSmallIntegerField()),
+                ("pace", models.CharField(max_length=4)),
+                ("absence_limit", models.PositiveIntegerField()),
+                ("starts_at", models.DateTimeField()),
+                ("entries_close_at", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open for entries"),
+                            ("running", "Under way"),
+                            ("finished", "Finished"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("cancelled_because", models.CharField(blank=True, default="", max_length=10)),
+                ("schedule", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournaments",
+                        to="dicegroups.group",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='round_set', to='tournaments.tournament'),
+            model_name="round",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="round_set",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('entered_at', models.DateTimeField(auto_now_add=True)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("entered_at", models.DateTimeField(auto_now_add=True)),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['entered_at', 'pk'],
+                "ordering": ["entered_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Bye',
+            name="Bye",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='byes', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="byes",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('round', 'user'), name='bye_unique_user')],
+                "constraints": [models.UniqueConstraint(fields=("round", "user"), name="bye_unique_user")],
             },
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.UniqueConstraint(fields=('group', 'number'), name='tournament_unique_number'),
+            model_name="tournament",
+            constraint=models.UniqueConstraint(fields=("group", "number"), name="tournament_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_unique_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("tournament", "number"), name="round_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'user'), name='entry_unique_user'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(fields=("tournament", "user"), name="entry_unique_user"),
         ),
     ]
