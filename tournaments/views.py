@@ -24,9 +24,14 @@ def _group_of_member(request: HttpRequest, group_id: int) -> Group:
     return group
 
 
+# Tournament.number is an integer column: a bigger number (which the <id:> converter lets through) is
+# no tournament's.
+LARGEST_NUMBER = 2**31 - 1
+
+
 def _tournament(request: HttpRequest, group_id: int, number: int):
     group = _group_of_member(request, group_id)
-    tournament = selectors.tournament_of(group.pk, number)
+    tournament = selectors.tournament_of(group.pk, number) if number <= LARGEST_NUMBER else None
     if tournament is None:
         raise Http404("No such tournament.")
     return tournament
