@@ -111,6 +111,7 @@ def test_the_announced_start_with_fewer_than_two_entries_cancels_it():
     assert (t.status, t.cancelled_because) == ("cancelled", "too_few")
 
 
+@pytest.mark.django_db(transaction=True)  # the worker's loop closes its connection
 def test_the_worker_starts_it_at_the_announced_time():
     group, u = group_of(FIVE)
     t = announce(group, u["cora"])
@@ -126,6 +127,7 @@ def test_the_worker_starts_it_at_the_announced_time():
     assert game.status == Game.Status.PLAYING and game.group_id == group.pk and game.rated
 
 
+@pytest.mark.django_db(transaction=True)  # the worker's loop closes its connection
 def test_a_swiss_tournament_of_five_runs_three_rounds_to_its_winner():
     group, u = group_of(FIVE)
     t = announce(group, u["cora"])
@@ -179,6 +181,7 @@ def test_a_round_starts_once_however_often_its_start_is_asked_for():
     assert Round.objects.filter(tournament=t).count() == 2
 
 
+@pytest.mark.django_db(transaction=True)  # the worker's loop closes its connection
 def test_a_member_removed_mid_tournament_forfeits_and_is_left_out_of_later_rounds():
     group, u = group_of(FIVE[:4])
     t = announce(group, u["cora"], rounds=2)
@@ -201,6 +204,7 @@ def test_a_member_removed_mid_tournament_forfeits_and_is_left_out_of_later_round
     assert Entry.objects.get(tournament=t, user=u["dan"]).withdrawn_at is not None
 
 
+@pytest.mark.django_db(transaction=True)  # the worker's loop closes its connection
 def test_a_round_robin_at_tables_of_three_meets_everyone():
     group, u = group_of(FIVE)
     t = announce(group, u["cora"], format="round-robin", table_size=3, rounds=None)
