@@ -106,6 +106,9 @@ def tournament_page(tournament: Tournament, viewer) -> dict:
         "standings": shown,
         "winners": [s for s in shown if s.line.place == 1] if finished else [],
         "my_game": my_game,
+        "my_opponents": [s.user.username for s in my_game.seats.all() if s.user_id != viewer.pk]
+        if my_game
+        else [],
         "my_bye": my_bye,
         "game_over": (Game.Status.FINISHED, Game.Status.ABANDONED),
     }
