@@ -229,3 +229,39 @@ def test_a_round_robin_at_tables_of_three_meets_everyone():
 def test_only_the_tournaments_games_move_its_rounds():
     other = Game.objects.create(kind="farkle", status=Game.Status.FINISHED)
     assert services.game_ended(other) is False
+
+
+def test_starting_now_needs_two_players_and_leaves_out_who_left_the_group():
+    group, u = group_of(FIVE[:3])
+    t = announce(group, u["cora"])
+    everyone_enters(t, [u["dan"], u["eve"]])
+    group_services.group_leave(group_id=group.pk, user=u["eve"])
+    with pytest.raises(Conflict):
+        services.tournament_start_now(tournament_id=t.pk, user=u["cora"])
+    assert Entry.objects.get(tournament=t, user=u["eve"]).withdrawn_at is None  # rolled back with the refusal
+    services.tournament_enter(tournament_id=t.pk, user=u["cora"])
+    services.tournament_start_now(tournament_id=t.pk, user=u["cora"])
+    (game,) = round_games(t, 1)
+    assert sorted(game.seats.values_list("user__username", flat=True)) == ["cora", "dan"]
+    assert Entry.objects.get(tournament=t, user=u["eve"]).withdrawn_at is not None
+    with pytest.raises(Conflict):
+        services.tournament_start_now(tournament_id=t.pk, user=u["cora"])
+    with pytest.raises(Conflict):
+        services.tournament_cancel(tournament_id=t.pk, user=u["cora"])
+
+
+def test_a_table_of_three_that_two_players_resign_from_ends_its_round():
+    group, u = group_of(FIVE[:3])
+    t = announce(group, u["cora"], table_size=3, rounds=1)
+    everyone_enters(t, u.values())
+    services.tournament_start_now(tournament_id=t.pk, user=u["cora"])
+    (game,) = round_games(t, 1)
+    first, second, _third = [s.user for s in game.seats.select_related("user").order_by("position")]
+    end(game, first)
+    end(game, second)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED  # the last one standing wins
+    t.refresh_from_db()
+    assert t.status == "finished"
+    lines = selectors.tournament_page(t, u["cora"])["standings"]
+    assert [line.line.points for line in lines] == [2.0, 0.5, 0.5]  # the two who resigned tie for last
