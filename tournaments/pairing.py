@@ -19,9 +19,9 @@ from itertools import combinations
 Player = Hashable
 Pair = frozenset
 
-# Beyond this many steps the search for the fewest repeat meetings gives up and seats greedily (never
-# reached by a group's tournament: with 30 players and few rounds the first path usually works).
-SEARCH_LIMIT = 200_000
+# Beyond this many steps the search for the fewest repeat meetings gives up and seats greedily: late in
+# long tournaments at tables of 3 or 4, where repeats cannot be avoided any more (docs/tournaments.md).
+SEARCH_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
