@@ -233,3 +233,32 @@ def test_a_creator_runs_a_three_round_swiss_farkle_tournament_for_five(
     cora.goto(f"/groups/{group.pk}/")
     expect(cora.locator(".group-tournaments")).to_contain_text("Finished")
     shot(cora, "group-page-1280-light")
+
+
+@pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_form_and_an_open_tournament_on_every_device(open_as, make_user, device, size, scheme):  # noqa: F811
+    users = {name: make_user(name) for name in NAMES[:3]}
+    group = GroupFactory(creator=users["cora"], name="Friday dice", members=[users["dan"], users["eve"]])
+    page = open_as(users["cora"], device, scheme)
+    page.goto(f"/groups/{group.pk}/tournaments/new/")
+    field(page, "Format").select_option("round-robin")
+    expect(field(page, "Rounds")).to_be_hidden()
+    field(page, "Pace").select_option("days-2")
+    expect(field(page, "Start")).to_be_hidden()
+    shot(page, f"form-{size}-{scheme}")
+    field(page, "Name").fill("Weekly round robin")
+    field(page, "Entries close").fill((timezone.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"))
+    tap(page, page.get_by_role("button", name="Announce"))
+    expect(page.get_by_text("Tournament announced: members may enter now.")).to_be_visible()
+    expect(page.locator("#tournament-terms")).to_contain_text("Round robin")
+    expect(page.locator("#tournament-terms")).to_contain_text("2 days per turn")
+    tap(page, page.get_by_role("button", name="Enter"))
+    expect(page.get_by_role("button", name="Leave the tournament")).to_be_visible()
+    shot(page, f"open-{size}-{scheme}")
+    tournament = Tournament.objects.get(group=group)
+    assert (tournament.format, tournament.pace, tournament.absence_limit) == (
+        "round-robin",
+        "days",
+        2 * 86_400,
+    )
