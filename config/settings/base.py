@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "ratings",
     "pairing",
     "daily",
+    "tournaments",
     "play",
     "django_tasks",
     "django_tasks_db",

@@ -752,7 +752,7 @@ LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
-    {"chat", "coach", "daily", "groups", "notices", "ratings", "pairing"},
+    {"chat", "coach", "daily", "groups", "notices", "ratings", "pairing", "tournaments"},
     {"play"},
     {"config"},
     {"bench"},

@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -31,6 +32,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import resolve, reverse
+from django.utils import timezone
 
 from daily import days
 from games.models import Action, Game
@@ -92,6 +94,10 @@ def game(name: str) -> Callable:
 
 def group_args(w) -> list:
     return [w.group.pk]
+
+
+def tournament(number: int) -> Callable:
+    return lambda w: [w.group.pk, number]
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,14 @@ GET_CASES = [
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         signed_in(405),
     ),
+    # A group's tournaments (issue 35): its members see them, its creator announces and manages them.
+    Case("tournament-new", url("tournaments:new", group_args), members(403, 404, creator=200)),
+    Case("tournament-detail", url("tournaments:detail", tournament(1)), members(200, 404)),
+    Case("tournament-missing", url("tournaments:detail", tournament(999999)), signed_in(404)),
+    Case("tournament-enter-get", url("tournaments:enter", tournament(1)), signed_in(405)),
+    Case("tournament-leave-get", url("tournaments:leave", tournament(1)), signed_in(405)),
+    Case("tournament-start-get", url("tournaments:start", tournament(1)), signed_in(405)),
+    Case("tournament-cancel-get", url("tournaments:cancel", tournament(1)), signed_in(405)),
     # A player's profile (issue 34): anyone signed in; the games and reviews on it are the viewer's to see.
     Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
     Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
@@ -311,6 +325,20 @@ GET_CASES = [
 ]
 
 NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absence_limit": "120", "group": ""}
+_SOON = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+NEW_TOURNAMENT = {
+    "name": "Spring cup",
+    "kind": "farkle",
+    "goal": "3000",
+    "dice": "6",
+    "format": "swiss",
+    "rounds": "3",
+    "table_size": "2",
+    "pace": "live",
+    "starts_at": _SOON,
+    "entries_close_at": _SOON,
+    "tz": "Europe/Berlin",
+}
 
 POST_CASES = [
     Case("new", url("games:new"), signed_in(GoNew("/games/")), "post", NEW_GAME),
@@ -483,6 +511,42 @@ POST_CASES = [
     ),
     # Today's game of a kind in the daily challenge: a new game for anyone signed in.
     Case("daily-play", url("daily:play"), signed_in(GoNew("/games/")), "post", {"kind": "triple-quintzee"}),
+    Case(
+        "tournament-new-post",
+        url("tournaments:new", group_args),
+        members(403, 404, creator=Go("tournaments:detail", tournament(2), "success")),
+        "post",
+        NEW_TOURNAMENT,
+    ),
+    Case(
+        "tournament-enter",
+        url("tournaments:enter", tournament(1)),
+        members(Go("tournaments:detail", tournament(1), "success"), 404),
+        "post",
+    ),
+    Case(
+        "tournament-leave",
+        url("tournaments:leave", tournament(1)),
+        members(
+            Go("tournaments:detail", tournament(1), "error"),
+            404,
+            seated=Go("tournaments:detail", tournament(1), "success"),
+            waiting=Go("tournaments:detail", tournament(1), "success"),
+        ),
+        "post",
+    ),
+    Case(
+        "tournament-start",
+        url("tournaments:start", tournament(1)),
+        members(403, 404, creator=Go("tournaments:detail", tournament(1), "success")),
+        "post",
+    ),
+    Case(
+        "tournament-cancel",
+        url("tournaments:cancel", tournament(1)),
+        members(403, 404, creator=Go("tournaments:detail", tournament(1), "success")),
+        "post",
+    ),
     Case("logout", url("accounts:logout"), roles(Go("home", level=None)), "post"),
     Case(
         "admin-logout",

@@ -19,16 +19,19 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``open``: a public Farkle table waiting for players (ann seated);
 - ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
 
-The group has an invitation link (``world.group.invite_token``).
+The group has an invitation link (``world.group.invite_token``) and a tournament its creator announced,
+number 1, which ``seated`` and ``waiting`` have entered (``world.tournament``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth.models import Group as AuthGroup
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from games.models import Game
 from games.tables import services
@@ -38,6 +41,8 @@ from notices.models import PushSubscription
 from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
 from tests.factories import UserFactory
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 ROLES = ("anonymous", "outsider", "member", "creator", "seated", "waiting", "spectator", "staff")
 USERNAMES = {
@@ -67,6 +72,7 @@ class World:
     task_id: str = ""  # a result of the worker's sweep (notices.tasks)
     push_device: int = 0  # the "seated" player's phone (notices.models.PushSubscription)
     unsubscribe_token: str = ""  # the turn e-mails' unsubscribe token of the "outsider"
+    tournament: Tournament | None = None  # the group's, open for entries (tournaments)
 
     def user(self, role: str):
         return self.users.get(role)
@@ -115,6 +121,18 @@ def build() -> World:
         device="Chrome on Android",
     ).pk
     world.unsubscribe_token = unsubscribe_token(u["outsider"])
+    soon = timezone.now() + timedelta(days=1)
+    world.tournament = tournament_services.tournament_create(
+        group_id=group.pk,
+        user=u["creator"],
+        name="Friday Swiss",
+        kind="farkle",
+        options={"goal": 3000},
+        starts_at=soon,
+        entries_close_at=soon,
+    )
+    for role in ("seated", "waiting"):
+        tournament_services.tournament_enter(tournament_id=world.tournament.pk, user=u[role])
     return world
 
 

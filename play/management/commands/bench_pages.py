@@ -1,4 +1,5 @@
-"""Time the profile, statistics, history, high-score, rating and group pages over many finished games.
+"""Time the profile, statistics, history, high-score, rating, group and tournament pages over many
+finished games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -20,6 +22,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from coach.models import Review, SeatReview
 from games import catalogue
@@ -29,6 +32,8 @@ from groups import services as group_services
 from groups.models import Group
 from ratings.models import RatingChange
 from ratings.services import ratings_rebuild
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 PREFIX = "bench"
 
@@ -63,6 +68,7 @@ class Command(BaseCommand):
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE")
+        running = self._tournaments(groups[0])
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
         client = Client(HTTP_HOST="localhost")
@@ -88,6 +94,7 @@ class Command(BaseCommand):
             ("history", reverse("players:history", args=[me.username]), {}),
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
+            ("tournament page", running.get_absolute_url(), {}),
             ("ratings group " + first.slug, reverse("ratings"), {"kind": first.slug, "group": groups[0].pk}),
             ("api stats " + last.slug, reverse("api_player_stats", args=[me.username]), {"kind": last.slug}),
             ("api highscores", reverse("api_highscores"), {"kind": first.slug}),
@@ -140,6 +147,31 @@ class Command(BaseCommand):
             )
         SeatReview.objects.bulk_create(rows, batch_size=2000)
         return len(rows)
+
+    def _tournaments(self, group) -> Tournament:
+        """The group's tournaments on its page: one open for entries and one under way (its first round's
+        ten games being played), made once; the one under way."""
+        found = Tournament.objects.filter(group=group, status=Tournament.Status.RUNNING).first()
+        if found is not None:
+            return found
+        members = [m.user for m in group.memberships.select_related("user").order_by("user_id")]
+        soon = timezone.now() + timedelta(days=7)
+        made = []
+        for name in (f"{PREFIX} cup", f"{PREFIX} swiss"):
+            tournament = tournament_services.tournament_create(
+                group_id=group.pk,
+                user=group.creator,
+                name=name,
+                kind=next(iter(catalogue.kinds())).slug,
+                starts_at=soon,
+                entries_close_at=soon,
+            )
+            for member in members:
+                tournament_services.tournament_enter(tournament_id=tournament.pk, user=member)
+            made.append(tournament)
+        tournament_services.tournament_start_now(tournament_id=made[1].pk, user=group.creator)
+        made[1].refresh_from_db()
+        return made[1]
 
     def _users(self, n: int) -> list:
         model = get_user_model()
