@@ -36,6 +36,22 @@ WHERE g.group_id = %s AND g.status = %s
 GROUP BY ua.username, ub.username
 """
 
+# One player's records: from their own seats (the seats' user index), the other seats of each game.
+RECORDS_OF_SQL = """
+SELECT ub.username, COUNT(*),
+       SUM(CASE WHEN a.resigned < b.resigned
+                  OR (a.resigned = b.resigned AND a.final_score > b.final_score) THEN 1 ELSE 0 END),
+       SUM(CASE WHEN b.resigned < a.resigned
+                  OR (a.resigned = b.resigned AND b.final_score > a.final_score) THEN 1 ELSE 0 END)
+FROM games_seat a
+JOIN games_seat b ON b.game_id = a.game_id AND b.user_id <> a.user_id
+JOIN games_game g ON g.id = a.game_id
+JOIN accounts_user ub ON ub.id = b.user_id
+WHERE a.user_id = %s AND g.group_id = %s AND g.status = %s
+GROUP BY ub.username
+ORDER BY ub.username
+"""
+
 
 def head_to_head(group: Group) -> list[dict]:
     """For each pair of players who met in the group's finished games: games, wins each, draws.
@@ -72,7 +88,28 @@ def leaderboards(group: Group) -> list[dict]:
     ]
 
 
-def group_page(group: Group) -> dict:
+def records_of(group: Group, player) -> list[dict]:
+    """``player``'s record against each player they met in the group's finished games, by name: as
+    ``head_to_head``'s, with ``player`` as "a"."""
+    with connection.cursor() as cursor:
+        cursor.execute(RECORDS_OF_SQL, [player.pk, group.pk, Game.Status.FINISHED])
+        rows = cursor.fetchall()
+    return [
+        {
+            "a": player.username,
+            "b": b,
+            "games": n,
+            "a_wins": a_wins,
+            "b_wins": b_wins,
+            "draws": n - a_wins - b_wins,
+        }
+        for b, n, a_wins, b_wins in rows
+    ]
+
+
+def group_page(group: Group, viewer) -> dict:
+    """What the group's page shows ``viewer``, a member: its head-to-head records are the viewer's own
+    (every pair of a big group is a page of its own: a group of 60 has 1,711 pairs)."""
     games = Game.objects.filter(group=group).select_related("creator").prefetch_related("seats__user")
     return {
         "members": list(group.memberships.select_related("user").order_by("user__username")),
@@ -81,7 +118,7 @@ def group_page(group: Group) -> dict:
         ),
         "recent": list(games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:10]),
         "leaderboards": leaderboards(group),
-        "head_to_head": head_to_head(group),
+        "head_to_head": records_of(group, viewer),
     }
 
 

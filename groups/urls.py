@@ -9,6 +9,7 @@ app_name = "groups"
 urlpatterns = [
     path("", views.group_list, name="list"),
     path("<id:group_id>/", views.group_detail, name="detail"),
+    path("<id:group_id>/head-to-head/", views.group_head_to_head, name="head_to_head"),
     path("<id:group_id>/edit/", views.group_edit, name="edit"),
     path("<id:group_id>/delete/", views.group_delete, name="delete"),
     path("<id:group_id>/leave/", views.group_leave, name="leave"),

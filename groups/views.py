@@ -49,7 +49,7 @@ def _group_page(
     request: HttpRequest, group: Group, add_form: AddMemberForm, status: int = 200
 ) -> HttpResponse:
     """The group's page for one of its members."""
-    context = selectors.group_page(group)
+    context = selectors.group_page(group, request.user)
     is_creator = group.creator_id == request.user.pk
     context.update(group=group, add_form=add_form, is_creator=is_creator)
     context.update(pages.context(request, group), mute_chat=preferences_of(request.user).mute_chat)
@@ -61,6 +61,16 @@ def _group_page(
             "group": group.name,
         }
     return render(request, "groups/detail.html", context, status=status)
+
+
+@login_required
+def group_head_to_head(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Every pair of members who met in the group's finished games."""
+    group = get_object_or_404(Group, pk=group_id)
+    if not selectors.is_member(group, request.user):
+        raise Http404("No such group.")
+    pairs = selectors.head_to_head(group)
+    return render(request, "groups/head_to_head.html", {"group": group, "head_to_head": pairs})
 
 
 def _denied(request: HttpRequest, group: Group) -> HttpResponse:

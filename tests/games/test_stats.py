@@ -248,3 +248,32 @@ def test_head_to_head_in_a_group(ann, bob, make_user, scripted_dice):
         {"a": "ann", "b": "bob", "games": 2, "a_wins": 2, "b_wins": 0, "draws": 0},
         {"a": "bob", "b": "cid", "games": 1, "a_wins": 1, "b_wins": 0, "draws": 0},
     ]
+
+
+def test_the_group_page_shows_the_viewers_own_records_and_a_page_every_pair(
+    client, ann, bob, make_user, scripted_dice
+):
+    from groups.selectors import group_page, records_of
+
+    cid = make_user("cid")
+    group = group_services.group_create(creator=bob, name="H2H")
+    for name in ("ann", "cid"):
+        group_services.group_add_member(group_id=group.pk, user=bob, username=name)
+    farkle_game(ann, bob, scripted_dice, group=group)  # ann beats bob
+    resigned = services.game_create(creator=cid, kind="farkle", options={"goal": 3000}, seats=2, group=group)
+    services.game_join(game_id=resigned.pk, user=bob)
+    services.game_start(game_id=resigned.pk, user=cid)
+    act(resigned, cid, {"type": "resign"})  # bob beats cid
+    assert records_of(group, cid) == [
+        {"a": "cid", "b": "bob", "games": 1, "a_wins": 0, "b_wins": 1, "draws": 0}
+    ]
+    # Seen by bob, each record has bob on the left: against ann 0-1, against cid 1-0.
+    assert group_page(group, bob)["head_to_head"] == [
+        {"a": "bob", "b": "ann", "games": 1, "a_wins": 0, "b_wins": 1, "draws": 0},
+        {"a": "bob", "b": "cid", "games": 1, "a_wins": 1, "b_wins": 0, "draws": 0},
+    ]
+    client.force_login(cid)
+    page = client.get(reverse("groups:detail", args=[group.pk])).content.decode()
+    assert "<td>bob</td>" in page and "ann vs bob" not in page
+    every = client.get(reverse("groups:head_to_head", args=[group.pk])).content.decode()
+    assert "ann vs bob" in every and "bob vs cid" in every

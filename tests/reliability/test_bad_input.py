@@ -189,6 +189,7 @@ ROUTES: dict[str, Route] = {
     "games/<slug>/rules/": Route(lambda w: {"slug": "farkle"}),
     "groups/": Route(owner="creator", form={"name": "Saturday dice", "description": ""}),
     "groups/<group_id>/": Route(group, owner="creator"),
+    "groups/<group_id>/head-to-head/": Route(group, owner="member"),
     "groups/<group_id>/edit/": Route(group, owner="creator", form={"name": "Renamed", "description": ""}),
     "groups/<group_id>/delete/": Route(group, owner="creator"),
     "groups/<group_id>/leave/": Route(group, owner="member"),

@@ -182,6 +182,7 @@ GET_CASES = [
     Case("groups", url("groups:list"), signed_in(200)),
     # Outsiders (staff too) learn nothing of a private group, not even its name: 404 (issue 31).
     Case("group-detail", url("groups:detail", group_args), members(200, 404)),
+    Case("group-head-to-head", url("groups:head_to_head", group_args), members(200, 404)),
     Case("group-missing", path("/groups/999999/"), signed_in(404)),
     Case("group-edit", url("groups:edit", group_args), members(403, 404, creator=200)),
     Case("group-invite-create-get", url("groups:invite_create", group_args), signed_in(405)),
