@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/", include("play.urls")),
     path("play/", include("pairing.urls")),
     path("groups/", include("groups.urls")),
+    path("groups/<id:group_id>/seasons/", include("seasons.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),
     path("players/", include("play.player_urls")),

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "coach",
     "ratings",
     "pairing",
+    "seasons",
     "play",
     "django_tasks",
     "django_tasks_db",
