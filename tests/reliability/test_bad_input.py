@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from http.cookies import SimpleCookie
 from urllib.parse import quote
 
@@ -83,6 +84,10 @@ def game(name: str) -> Callable:
 
 def group(w: W.World) -> dict:
     return {"group_id": w.group.pk}
+
+
+def season(w: W.World) -> dict:
+    return {"group_id": w.group.pk, "number": w.season}
 
 
 def reset_link(w: W.World) -> tuple[str, str]:
@@ -178,6 +183,16 @@ ROUTES: dict[str, Route] = {
     "groups/<group_id>/invite/": Route(group, owner="creator"),
     "groups/<group_id>/invite/revoke/": Route(group, owner="creator"),
     "groups/join/<token>/": Route(lambda w: {"token": w.group.invite_token}, owner="outsider"),
+    "groups/<group_id>/seasons/new/": Route(
+        group,
+        owner="creator",
+        form={"kind": "painted-dicez", "first_day": str(date.today()), "last_day": str(date.today())},
+    ),
+    "groups/<group_id>/seasons/<number>/": Route(season, owner="member"),
+    "groups/<group_id>/seasons/<number>/end/": Route(season, owner="creator"),
+    "groups/<group_id>/seasons/<number>/delete/": Route(
+        lambda w: {"group_id": w.group.pk, "number": w.upcoming_season}, owner="creator"
+    ),
     "notices/": Route(),
     "notices/settings/": Route(
         form={"email_turns": "on", "sound": "on", "browser": "on", "mute_chat": ""},

@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -91,6 +92,14 @@ def game(name: str) -> Callable:
 
 def group_args(w) -> list:
     return [w.group.pk]
+
+
+def season_args(w) -> list:
+    return [w.group.pk, w.season]
+
+
+def upcoming_args(w) -> list:
+    return [w.group.pk, w.upcoming_season]
 
 
 @dataclass(frozen=True)
@@ -190,6 +199,13 @@ GET_CASES = [
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         signed_in(405),
     ),
+    # A group's seasons (seasons): its members see them, its creator manages them; outsiders learn nothing.
+    Case("season-new", url("seasons:new", group_args), members(403, 404, creator=200)),
+    Case("season-detail", url("seasons:detail", season_args), members(200, 404)),
+    Case("season-upcoming", url("seasons:detail", upcoming_args), members(200, 404)),
+    Case("season-missing", path("/groups/{w.group.pk}/seasons/999999/"), members(404, 404)),
+    Case("season-end-get", url("seasons:end", season_args), signed_in(405)),
+    Case("season-delete-get", url("seasons:delete", season_args), signed_in(405)),
     # A player's profile (issue 34): anyone signed in; the games and reviews on it are the viewer's to see.
     Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
     Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
@@ -303,6 +319,17 @@ GET_CASES = [
 ]
 
 NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absence_limit": "120", "group": ""}
+
+
+def _days_from_today(first: int, last: int) -> dict:
+    today = date.today()
+    return {
+        "first_day": (today + timedelta(days=first)).isoformat(),
+        "last_day": (today + timedelta(days=last)).isoformat(),
+    }
+
+
+NEW_SEASON = {"kind": "painted-dicez", **_days_from_today(1, 7)}
 
 POST_CASES = [
     Case("new", url("games:new"), signed_in(GoNew("/games/")), "post", NEW_GAME),
@@ -471,6 +498,33 @@ POST_CASES = [
         "member-remove",
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         members(403, 404, creator=Go("groups:detail", group_args, "success")),
+        "post",
+    ),
+    # Seasons: the creator opens one (the group's third), ends the running one, deletes the upcoming one;
+    # a running one is not deleted (its page, with why).
+    Case(
+        "season-open",
+        url("seasons:new", group_args),
+        members(403, 404, creator=Go("seasons:detail", lambda w: [w.group.pk, 3], "success")),
+        "post",
+        NEW_SEASON,
+    ),
+    Case(
+        "season-end",
+        url("seasons:end", season_args),
+        members(403, 404, creator=Go("seasons:detail", season_args, "success")),
+        "post",
+    ),
+    Case(
+        "season-delete",
+        url("seasons:delete", upcoming_args),
+        members(403, 404, creator=Go("groups:detail", group_args, "success")),
+        "post",
+    ),
+    Case(
+        "season-delete-running",
+        url("seasons:delete", season_args),
+        members(403, 404, creator=Go("seasons:detail", season_args, "error")),
         "post",
     ),
     Case("logout", url("accounts:logout"), roles(Go("home", level=None)), "post"),

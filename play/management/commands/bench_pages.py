@@ -1,4 +1,5 @@
-"""Time the profile, statistics, history, high-score, rating and group pages over many finished games.
+"""Time the profile, statistics, history, high-score, rating, group and season pages over many finished
+games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -20,6 +22,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from coach.models import Review, SeatReview
 from games import catalogue
@@ -27,8 +30,11 @@ from games.models import Game, Seat
 from games.results.seed import seed_finished_games
 from groups import services as group_services
 from groups.models import Group
+from ratings import kinds as rating_kinds
 from ratings.models import RatingChange
 from ratings.services import ratings_rebuild
+from seasons import services as season_services
+from seasons.models import Season
 
 PREFIX = "bench"
 
@@ -63,6 +69,7 @@ class Command(BaseCommand):
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE")
+        self._seasons(groups[1])
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
         client = Client(HTTP_HOST="localhost")
@@ -88,6 +95,10 @@ class Command(BaseCommand):
             ("history", reverse("players:history", args=[me.username]), {}),
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
+            # A group with a season running over its last 100 days of games and a closed one before it.
+            ("group page with seasons", reverse("groups:detail", args=[groups[1].pk]), {}),
+            ("season page, running", reverse("seasons:detail", args=[groups[1].pk, 2]), {}),
+            ("season page, closed", reverse("seasons:detail", args=[groups[1].pk, 1]), {}),
             ("ratings group " + first.slug, reverse("ratings"), {"kind": first.slug, "group": groups[0].pk}),
             ("api stats " + last.slug, reverse("api_player_stats", args=[me.username]), {"kind": last.slug}),
             ("api highscores", reverse("api_highscores"), {"kind": first.slug}),
@@ -140,6 +151,33 @@ class Command(BaseCommand):
             )
         SeatReview.objects.bulk_create(rows, batch_size=2000)
         return len(rows)
+
+    def _seasons(self, group) -> None:
+        """Two seasons of the same game in ``group`` (once): the first closed (its table stored), the
+        second running over the group's games of the last 100 days. Opened "in the past" (the services'
+        injected clock), as a creator would have opened them then."""
+        if Season.objects.filter(group=group).exists():
+            return
+        now = timezone.now()
+        kind = rating_kinds.every()[0]
+        first = now - timedelta(days=119)
+        season_services.season_open(
+            group_id=group.pk,
+            user=group.creator,
+            kind=kind,
+            first_day=timezone.localdate(first),
+            last_day=timezone.localdate(first) + timedelta(days=17),
+            now=first,
+        )
+        second = now - timedelta(days=100)
+        season_services.season_open(
+            group_id=group.pk,
+            user=group.creator,
+            kind=kind,
+            first_day=timezone.localdate(second),
+            last_day=timezone.localdate(now) + timedelta(days=7),
+            now=second,
+        )
 
     def _users(self, n: int) -> list:
         model = get_user_model()
