@@ -12,7 +12,8 @@ from games.rules import declare
 # A fixed clock for the services: the season opened the day before its first day.
 OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 FIRST = OPENED.date() + timedelta(days=1)  # 2026-03-02
-LAST = FIRST + timedelta(days=6)  # 2026-03-08: the season ends at 2026-03-09 00:00 UTC
+LAST = FIRST + timedelta(days=6)  # 2026-03-08
+END = datetime(2026, 3, 9, 0, 0, tzinfo=UTC)  # the moment after the last day
 
 
 def finished(group, results, *, at, kind="farkle", goal=3000, status=Game.Status.FINISHED, seats=None):
