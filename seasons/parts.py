@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from seasons import services
+from seasons import closing
 from seasons.models import Season, Standing
 from seasons.selectors import CLOSED, Shown, shown
 
@@ -14,7 +14,7 @@ def group_page_part(request, group) -> dict:
     """The group page's seasons (groups/pages.py): those not closed with their live tables, and the
     past ones with their champions. A season past its end is closed here first, in case the worker
     that should have closed it was down."""
-    services.close_due(group_id=group.pk)
+    closing.close_due(group_id=group.pk)
     now = timezone.now()
     seasons = list(Season.objects.filter(group=group).order_by("-number"))
     past = [s for s in seasons if s.closed_at is not None]

@@ -96,7 +96,7 @@ def test_the_order_is_points_then_wins_then_average_and_equals_share_a_rank():
     rows = [
         league.Row("ann", games=2, wins=1, half_points=4, total=500),
         league.Row("bob", games=2, wins=2, half_points=4, total=100),
-        league.Row("cid", games=3, wins=1, half_points=4, total=900),
+        league.Row("cid", games=3, wins=1, half_points=4, total=600),
         league.Row("dan", games=2, wins=1, half_points=4, total=500),
         league.Row("eve", games=1, wins=1, half_points=6, total=10),
     ]
