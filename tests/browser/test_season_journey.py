@@ -64,6 +64,9 @@ def test_a_season_from_opening_to_its_champion(open_as, make_user):  # noqa: F81
     creator.get_by_label("First day").fill(today.isoformat())
     creator.get_by_label("Last day").fill((today + timedelta(days=6)).isoformat())
     shoot(creator, "season-new-1280-light")
+    phone_form = open_as(ann, PHONE, "dark")
+    phone_form.goto(f"/groups/{group.pk}/seasons/new/")
+    shoot(phone_form, "season-new-390-dark")
     creator.get_by_role("button", name="Open the season").click()
     expect(creator.get_by_role("heading", name="Season 1: Farkle (3000)")).to_be_visible()
     expect(creator.locator("table.league")).to_contain_text("No game has counted yet.")
@@ -78,9 +81,9 @@ def test_a_season_from_opening_to_its_champion(open_as, make_user):  # noqa: F81
     member.goto(f"/groups/{group.pk}/")
     expect(member.locator("#seasons table.league")).to_be_visible()
     # Points, then wins: ann (1 point, 1 win) before bob (1 point, no win).
-    assert cells(member, "cid")[:5] == ["1", "cid", "2", "1", "2"]
-    assert cells(member, "ann")[:5] == ["2", "ann", "2", "1", "1"]
-    assert cells(member, "bob")[:5] == ["3", "bob", "1", "0", "1"]
+    assert cells(member, "cid")[:5] == ["1", "cid", "2", "2", "1"]
+    assert cells(member, "ann")[:5] == ["2", "ann", "1", "2", "1"]
+    assert cells(member, "bob")[:5] == ["3", "bob", "1", "1", "0"]
     expect(member.locator("#seasons")).to_contain_text("1 for every player you finished ahead of")
     member.locator("#seasons").scroll_into_view_if_needed()
     shoot(member, "group-running-390-dark")
@@ -97,9 +100,9 @@ def test_a_season_from_opening_to_its_champion(open_as, make_user):  # noqa: F81
     table.click("#resign-button")
     table.click("#resign-confirm")
     expect(table.locator("#g-end .verdict")).to_contain_text("bob wins")
-    expect(row(member, "bob").locator("td").nth(2)).to_have_text("2")
-    assert cells(member, "bob")[:5] == ["2", "bob", "2", "1", "2"]  # level with cid, a lower average
-    assert cells(member, "ann")[:5] == ["3", "ann", "3", "1", "1"]
+    expect(row(member, "bob").locator("td").nth(3)).to_have_text("2")  # games
+    assert cells(member, "bob")[:5] == ["2", "bob", "2", "2", "1"]  # level with cid, a lower average
+    assert cells(member, "ann")[:5] == ["3", "ann", "1", "3", "1"]
     assert member.evaluate("window.stillHere") is True  # not reloaded
 
     # The creator's view of the running season, in both themes and on a phone.
@@ -132,8 +135,8 @@ def test_a_season_from_opening_to_its_champion(open_as, make_user):  # noqa: F81
     shoot(member, "group-closed-390-dark")
     member.get_by_role("link", name="Season 1: Farkle (3000)").tap()
     expect(member.locator(".champion-line")).to_contain_text("cid")
-    assert cells(member, "cid")[:5] == ["1", "cid champion", "2", "1", "2"]
-    assert cells(member, "ann")[:5] == ["3", "ann", "3", "1", "1"]
+    assert cells(member, "cid")[:5] == ["1", "cid champion", "2", "2", "1"]
+    assert cells(member, "ann")[:5] == ["3", "ann", "1", "3", "1"]
     shoot(member, "season-closed-390-dark")
     light = open_as(bob, PHONE)
     light.goto(f"/groups/{group.pk}/")
