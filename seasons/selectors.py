@@ -51,7 +51,13 @@ SEAT_FIELDS = ("game_id", "user__username", "user__computer", "final_score", "wi
 def live_table(season: Season) -> list[league.Row]:
     """The season's table read from its games now (two queries, whatever their number)."""
     kind, _variant = kinds.split(season.kind)
-    games = counted_games(season)
+    # Ordered by the seat's own columns: the model's default order (the game's creation) would join
+    # every game of the site to sort by it.
+    rows = (
+        Seat.objects.filter(game__in=counted_games(season))
+        .order_by("game_id", "position")
+        .values_list(*SEAT_FIELDS)
+    )
     seats = [
         {
             "game": game,
@@ -62,17 +68,18 @@ def live_table(season: Season) -> list[league.Row]:
             "resigned": resigned,
             "laps": laps,
         }
-        for game, username, computer, score, winner, resigned, laps in Seat.objects.filter(
-            game__in=games
-        ).values_list(*SEAT_FIELDS)
+        for game, username, computer, score, winner, resigned, laps in rows
     ]
+    # By the games' ids, which the seats gave: an index lookup each (a game's rating changes are all of
+    # the season's kind), where a subquery of the games made PostgreSQL read every rating change.
     changes = (
-        RatingChange.objects.filter(game__in=games, kind=season.kind)
+        RatingChange.objects.filter(game_id__in={seat["game"] for seat in seats})
         .values("user__username")
         .annotate(delta=Sum(F("display_after") - F("display_before")))
         .order_by()
     )
-    return league.table(kind.ranking, seats, {c["user__username"]: c["delta"] for c in changes})
+    deltas = {c["user__username"]: c["delta"] for c in changes} if seats else {}
+    return league.table(kind.ranking, seats, deltas)
 
 
 @dataclass
