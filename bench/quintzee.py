@@ -5,7 +5,16 @@ per game); ``--engine N`` also plays N games through the engine and ``games.bots
 mean final score with its sd and 95 % interval, and with ``--write`` puts them in
 docs/benchmarks/bots.json (key "quintzee") and the section of docs/BENCHMARKS.md.
 
+``--heuristic N`` plays N solo games through the engine with the card games' heuristic method on
+Quintzee (games/bots/cards.py on games/bots/quintzee_expert.py's evaluation, its figures fitted by
+``python -m games.bots.fit quintzee`` as the other card games' are): its expert, and the site's good
+and easy players, which are that method without the fitted figures. Their means stand beside the
+optimum's: what the heuristic experts of the other card games may leave on the table. ``--games 0``
+leaves the optimal player's figures as they are; each part is kept in bots.json until it is measured
+again.
+
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python -m bench.quintzee --games 100000 --write
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python -m bench.quintzee --games 0 --heuristic 2000 --write
 """
 
 from __future__ import annotations
@@ -127,6 +136,67 @@ def engine_games(games: int, seed: int = 0) -> list[int]:
     return scores
 
 
+HEURISTIC_STRENGTHS = ("expert", "good", "easy")
+# How the figures the heuristic expert plays on were fitted (games/bots/fit.py), as Triple Quintzee's.
+FIT = {
+    "command": "python -m games.bots.fit quintzee --games 300 --rounds 3 --seed 1",
+    "games": 300,
+    "rounds": 3,
+}
+
+
+def heuristic_games(games: int, strength: str, seed: int = 0) -> list[int]:
+    """Final scores of ``games`` solo games through the engine, played by the card players on Quintzee's
+    evaluation at ``strength`` (expert: the fitted heuristic), dice and slips from one seeded generator
+    per strength, as bench.bots plays the other card games."""
+    from games.bots import play
+    from games.bots import quintzee_expert as qe
+
+    rng = random.Random(f"quintzee-heuristic-{strength}-{seed}")
+    return [play.solo(q.slug, strength, rng, players=qe.HEURISTIC) for _ in range(games)]
+
+
+def column_step(games: int) -> dict:
+    """Triple Quintzee's expert before and after the step the calibration led to (games/bots/quintzee.py,
+    COLUMN_VALUES: each column's rest valued by the exact optimum of a Quintzee column instead of the
+    fitted means of its open boxes and its top bonus's chance), on bench.bots's seeds (the same games as
+    "Computer players"), one process."""
+    from bench import bots as bb
+    from games.bots import cards
+    from games.bots import quintzee as tq_bots
+
+    out: dict = {}
+    kept = tq_bots.COLUMN_VALUES
+    try:
+        for name, on in (("before", False), ("after", True)):
+            tq_bots.COLUMN_VALUES = on
+            cards._turns.clear()
+            scores: list[int] = []
+            for chunk in range(math.ceil(games / bb.CHUNK)):
+                job = ("triple-quintzee", "expert", chunk, min(bb.CHUNK, games - chunk * bb.CHUNK))
+                scores += bb.card_task(job)["scores"]
+            out[name] = {"score": summary(scores)}
+    finally:
+        tq_bots.COLUMN_VALUES = kept
+        cards._turns.clear()
+    b, a = out["before"]["score"], out["after"]["score"]
+    half = math.hypot((b["ci95"][1] - b["ci95"][0]) / 2, (a["ci95"][1] - a["ci95"][0]) / 2)
+    diff = a["mean"] - b["mean"]
+    out["gain"] = {"points": round(diff, 3), "ci95": [round(diff - half, 3), round(diff + half, 3)]}
+    return out
+
+
+def gap(low: dict, high_mean: float, high_half: float = 0.0) -> dict:
+    """How far ``low``'s mean is below ``high_mean`` (with its own half interval), with a 95 % interval."""
+    half = math.hypot((low["ci95"][1] - low["ci95"][0]) / 2, high_half)
+    points = high_mean - low["mean"]
+    return {
+        "points": round(points, 3),
+        "ci95": [round(points - half, 3), round(points + half, 3)],
+        "share": round(points / high_mean, 5),
+    }
+
+
 def summary(values: Sequence[float]) -> dict:
     a = np.asarray(values, dtype=np.float64)
     mean, sd = float(a.mean()), float(a.std())
@@ -143,32 +213,16 @@ def _contains(s: dict) -> str:
     return "yes" if s["ci95"][0] <= 254.59 <= s["ci95"][1] else "no"
 
 
-def write(result: dict, command: str) -> None:
+def write(result: dict) -> None:
+    """Merge ``result`` into bots.json's "quintzee" (parts not measured now are kept) and write the
+    section of docs/BENCHMARKS.md from all of it."""
     figures = json.loads(JSON_OUT.read_text())
-    figures["quintzee"] = result
+    merged = {**figures.get("quintzee", {}), **result}
+    figures["quintzee"] = merged
     JSON_OUT.write_text(json.dumps(figures, indent=1) + "\n")
-    s = result["expert"]["score"]
-    lines = [
-        SECTION,
-        "",
-        f"Measured by `{command}` ({result['seconds']:.0f} s, one thread; figures in "
-        'docs/benchmarks/bots.json, key "quintzee"). Quintzee\'s expert plays the exact solitaire optimum '
-        "(games/bots/quintzee_optimum.py: "
-        f"start value {result['optimum']:.4f}, Verhoeff's 254.5896; table built in "
-        f"{result['table']['build_seconds']:.0f} s, {result['table']['bytes'] / 1e6:.2f} MB). "
-        "Solitaire games with seeded dice, all played at once on the table's values.",
-        "",
-        "| player | games | mean score | sd | 95 % interval | contains 254.59 |",
-        "|---|---:|---:|---:|---|---|",
-        f"| optimal | {s['n']} | {s['mean']:.2f} | {s['sd']:.2f} | {s['ci95'][0]:.2f} to {s['ci95'][1]:.2f} "
-        f"| {_contains(s)} |",
-    ]
-    if "engine" in result:
-        e = result["engine"]["score"]
-        lines.append(
-            f"| expert through the engine | {e['n']} | {e['mean']:.2f} | {e['sd']:.2f} "
-            f"| {e['ci95'][0]:.2f} to {e['ci95'][1]:.2f} | {_contains(e)} |"
-        )
+    lines = [SECTION, "", *_optimal_lines(merged)]
+    if "heuristic" in merged:
+        lines += ["", *_heuristic_lines(merged)]
     section = "\n".join([*lines, ""])
     text = DOC.read_text()
     if SECTION in text:
@@ -180,26 +234,171 @@ def write(result: dict, command: str) -> None:
     DOC.write_text(text)
 
 
+def _row(player: str, s: dict, contains: bool = True) -> str:
+    last = _contains(s) if contains else f"{qo.START_VALUE - s['mean']:.2f}"
+    return (
+        f"| {player} | {s['n']} | {s['mean']:.2f} | {s['sd']:.2f} | {s['ci95'][0]:.2f} to {s['ci95'][1]:.2f}"
+        f" | {last} |"
+    )
+
+
+def _optimal_lines(result: dict) -> list[str]:
+    s = result["expert"]["score"]
+    lines = [
+        f"Measured by `{result['command']}` ({result['seconds']:.0f} s, one thread; figures in "
+        'docs/benchmarks/bots.json, key "quintzee"). Quintzee\'s expert plays the exact solitaire optimum '
+        "(games/bots/quintzee_optimum.py: "
+        f"start value {result['optimum']:.4f}, Verhoeff's 254.5896; table built in "
+        f"{result['table']['build_seconds']:.0f} s, {result['table']['bytes'] / 1e6:.2f} MB). "
+        "Solitaire games with seeded dice, all played at once on the table's values.",
+        "",
+        "| player | games | mean score | sd | 95 % interval | contains 254.59 |",
+        "|---|---:|---:|---:|---|---|",
+        _row("optimal", s),
+    ]
+    if "engine" in result:
+        lines.append(_row("expert through the engine", result["engine"]["score"]))
+    return lines
+
+
+def _heuristic_lines(result: dict) -> list[str]:
+    h = result["heuristic"]
+    e = h["expert"]["score"]
+    to_opt, to_measured = h["gap_to_optimum"], h["gap_to_optimal_player"]
+    lines = [
+        "### The heuristic card-game method on Quintzee (issue 38)",
+        "",
+        f"Measured by `{h['command']}` ({h['seconds']:.0f} s, one process). The card games' heuristic "
+        "method, unchanged (games/bots/cards.py: exact expectation over the rolls left, a placement worth "
+        "its points now plus the change in a fitted value of the card: each open box's fitted mean, the "
+        "chance of the top bonus from the top boxes' fitted distributions, future Quintzee bonuses at the "
+        "fitted rate of five of a kinds once the Quintzee box holds 50), on Quintzee's card "
+        "(games/bots/quintzee_expert.py: Triple Quintzee's evaluation on one column worth 1x, with the "
+        f"Joker), its figures fitted as Triple Quintzee's were (`{h['fit']['command']}`: "
+        f"{h['fit']['games']} games a round, the good player's round, then {h['fit']['rounds']} rounds of "
+        "the expert on the figures before, the best round's kept). Solo games through the engine, dice "
+        "and slips seeded per player.",
+        "",
+        "| player | games | mean score | sd | 95 % interval | below 254.59 |",
+        "|---|---:|---:|---:|---|---:|",
+    ]
+    names = {"expert": "heuristic expert", "good": "good (site)", "easy": "easy (site)"}
+    lines += [_row(names[k], h[k]["score"], contains=False) for k in HEURISTIC_STRENGTHS if k in h]
+    lines += [
+        "",
+        f"The heuristic expert scores {e['mean']:.2f} against the optimum's {result['optimum']:.2f}: "
+        f"{to_opt['points']:.2f} points a game below it (95 % interval {to_opt['ci95'][0]:.2f} to "
+        f"{to_opt['ci95'][1]:.2f}), {100 * to_opt['share']:.1f} % of the optimum; "
+        f"{to_measured['points']:.2f} ({to_measured['ci95'][0]:.2f} to {to_measured['ci95'][1]:.2f}) below "
+        "the optimal player's measured mean above. That is what the method leaves on the table in a game "
+        "it can be checked on; Triple Yahtzee 99 and Painted DiceZ are played by the same method on their "
+        "own fitted figures, and so was Triple Quintzee until the step below.",
+    ]
+    others = _others(to_opt["share"])
+    if others:
+        lines[-1] += (
+            " If their experts fell as far short of their own optima, in share of the optimum (an estimate, "
+            "not a measurement: their cards are bigger and their optima unknown), the solo means of "
+            '"Computer players" would leave about ' + ", ".join(others) + " points a game on the table."
+        )
+    if "column_step" in h:
+        lines += ["", *_step_lines(h["column_step"])]
+    return lines
+
+
+def _step_lines(step: dict) -> list[str]:
+    g = step["gain"]
+
+    def row(name: str, s: dict) -> str:
+        interval = f"{s['ci95'][0]:.1f} to {s['ci95'][1]:.1f}"
+        return f"| {name} | {s['n']} | {s['mean']:.1f} | {s['sd']:.1f} | {interval} |"
+
+    return [
+        "#### A first step for Triple Quintzee",
+        "",
+        f"Measured by `{step['command']}` ({step['seconds']:.0f} s, one process; bench.bots's seeds, "
+        "the same games for both). The calibration says the method misses how a box's worth changes with "
+        "the card. Triple Quintzee's expert now values the rest of each column by the exact optimum of a "
+        "Quintzee column (games/bots/quintzee_optimum.py's table, by the column's open boxes and its top "
+        "subtotal up to 63, times the column's multiplier) instead of the fitted means of its open boxes "
+        "and its top bonus's chance; the future Quintzee bonuses keep their fitted rate (Triple "
+        "Quintzee's rule is its own).",
+        "",
+        "| Triple Quintzee expert | games | mean score | sd | 95 % interval |",
+        "|---|---:|---:|---:|---|",
+        row("before (fitted means)", step["before"]["score"]),
+        row("after (column optimum)", step["after"]["score"]),
+        "",
+        f"Gain {g['points']:.1f} points a game (95 % interval {g['ci95'][0]:.1f} to {g['ci95'][1]:.1f}, "
+        "the two samples' intervals combined as if they were independent). The before row is the Triple "
+        'Quintzee expert of "Computer players", game for game; that table shows the expert before this step '
+        "until `make bench-bots` runs again.",
+    ]
+
+
+def _others(share: float) -> list[str]:
+    """What each other card game's expert would leave if it fell short of its optimum by ``share``."""
+    cards = json.loads(JSON_OUT.read_text()).get("cards", {})
+    out = []
+    for slug, by in cards.items():
+        if slug == q.slug or "expert" not in by:
+            continue
+        mean = by["expert"]["score"]["mean"]
+        out.append(f"{mean * share / (1 - share):.0f} ({slug}, {mean:.1f})")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.quintzee", description=__doc__)
-    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--games", type=int, default=100_000, help="optimal games (0: none)")
     parser.add_argument("--engine", type=int, default=0, help="also play this many games through the engine")
+    parser.add_argument(
+        "--heuristic", type=int, default=0, help="heuristic games per strength (expert, good, easy)"
+    )
+    parser.add_argument(
+        "--column-step", type=int, default=0, help="Triple Quintzee expert games before and after the step"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    scores = simulate(args.games, args.seed)
-    result = {
-        "optimum": round(float(qo.table()[0, 0, 0]), 6),
-        "table": {"path": str(qo.PATH.relative_to(ROOT)), "bytes": qo.PATH.stat().st_size, **BUILD},
-        "expert": {"score": summary(scores)},
-    }
-    if args.engine:
-        result["engine"] = {"score": summary(engine_games(args.engine, args.seed))}
-    result["seconds"] = round(time.perf_counter() - started, 1)
+    command = " ".join(["python -m bench.quintzee", *(argv if argv is not None else sys.argv[1:])])
+    result: dict = {}
+    if args.games:
+        started = time.perf_counter()
+        scores = simulate(args.games, args.seed)
+        result = {
+            "optimum": round(float(qo.table()[0, 0, 0]), 6),
+            "table": {"path": str(qo.PATH.relative_to(ROOT)), "bytes": qo.PATH.stat().st_size, **BUILD},
+            "expert": {"score": summary(scores)},
+        }
+        if args.engine:
+            result["engine"] = {"score": summary(engine_games(args.engine, args.seed))}
+        result["seconds"] = round(time.perf_counter() - started, 1)
+        result["command"] = command
+    if args.heuristic:
+        started = time.perf_counter()
+        before = json.loads(JSON_OUT.read_text()).get("quintzee", {})
+        optimal = result.get("expert", before.get("expert"))["score"]
+        heuristic: dict = {"fit": FIT}
+        for strength in HEURISTIC_STRENGTHS:
+            heuristic[strength] = {"score": summary(heuristic_games(args.heuristic, strength, args.seed))}
+        e = heuristic["expert"]["score"]
+        heuristic["gap_to_optimum"] = gap(e, qo.START_VALUE)
+        half = (optimal["ci95"][1] - optimal["ci95"][0]) / 2
+        heuristic["gap_to_optimal_player"] = gap(e, optimal["mean"], half)
+        heuristic["seconds"] = round(time.perf_counter() - started, 1)
+        heuristic["command"] = command
+        result["heuristic"] = heuristic
+    if args.column_step:
+        started = time.perf_counter()
+        step = column_step(args.column_step)
+        step["seconds"] = round(time.perf_counter() - started, 1)
+        step["command"] = command
+        heuristic = result.get("heuristic") or json.loads(JSON_OUT.read_text())["quintzee"]["heuristic"]
+        result["heuristic"] = {**heuristic, "column_step": step}
     sys.stdout.write(json.dumps(result, indent=1) + "\n")
     if args.write:
-        write(result, " ".join(["python -m bench.quintzee", *(argv if argv is not None else sys.argv[1:])]))
+        write(result)
     return 0
 
 

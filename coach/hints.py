@@ -3,6 +3,9 @@ sits at the table (a solo game, or one against computers): elsewhere it would be
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -13,12 +16,31 @@ from games.models import Game
 
 REFUSED = _("Hints are only for solo games and games against the computer: another person is at this table.")
 
+# Games in which no hint is given although nobody else sits at the table: an app names a check in its
+# AppConfig.ready, a function of the game that answers why not (a sentence), or None (the daily
+# challenge: a contest of each player's own play, graded by the coach afterwards).
+_refusals: list[Callable[[Game], Any]] = []
+
+
+def refuse_hints(check: Callable[[Game], Any]) -> None:
+    """No hint in the games ``check`` answers a sentence for (once, however often it is named)."""
+    if check not in _refusals:
+        _refusals.append(check)
+
+
+def refusal(game: Game) -> Any:
+    """Why no hint is given in ``game`` although nobody else sits at it, or None."""
+    return next((why for why in (check(game) for check in _refusals) if why), None)
+
 
 def offered(seats, user) -> bool:
-    """Whether the game page offers the button: the user sits at the table and every other seat is a
-    computer's (the server checks again on every ask)."""
+    """Whether the game page offers the button: the user sits at the table, every other seat is a
+    computer's and no app refuses hints in the game (the server checks again on every ask). ``seats``:
+    the game's seats, as its ``seats`` manager reads them (each knows its game)."""
     mine = [s for s in seats if s.user_id == user.pk]
-    return bool(mine) and all(s.user.computer for s in seats if s.user_id != user.pk)
+    if not mine or not all(s.user.computer for s in seats if s.user_id != user.pk):
+        return False
+    return refusal(mine[0].game) is None
 
 
 def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
@@ -29,8 +51,10 @@ def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
     seats = list(game.seats.select_related("user"))
     if not any(s.user_id == user.pk for s in seats):
         raise Forbidden(_("Only a player at the table can ask for a hint."))
-    if not offered(seats, user):
+    if not all(s.user.computer for s in seats if s.user_id != user.pk):
         raise Forbidden(REFUSED)
+    if (why := refusal(game)) is not None:
+        raise Forbidden(why)
     if game.status != Game.Status.PLAYING or not game.state:
         raise Conflict(_("This game is not being played."), "not_playing")
     if game.engine.current_player(game.state) != user.username:

@@ -4,7 +4,9 @@
 - a public game: anyone signed in;
 - a private game (a group's, Game.private, fixed at its creation): the current members of its group;
   once the group is deleted, its players alone (deleting the group never opens its games to more
-  people). A member removed from the group sees none of its games any more, seat or not.
+  people). A member removed from the group sees none of its games any more, seat or not;
+- a private game without a group from its creation on (a daily challenge's: games.tables.services
+  ``game_create(private=True)``): its players alone, until it is made public (``games_make_public``).
 
 Staff are no exception: the site's pages show a private group's games to its members only (staff who
 must look use the admin, whose model permissions decide).

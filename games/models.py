@@ -6,6 +6,8 @@ The engine state on the game row is a cache of the log: replaying every Action t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -15,6 +17,19 @@ from games import fair_dice, i18n, rules
 from games.rules import declare
 
 KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
+
+# Checks that hold a game's server seed back after the game is over (Game.revealed_seed): an app whose
+# games share a seed with games still to be played names one in its AppConfig.ready (the daily
+# challenge: every game of a day is dealt from the day's seed, revealed once the day is over). A check
+# takes the game and answers whether to hold its seed back; it must not touch the database, since a
+# move decided on the event loop builds its event with the seed (games.live.selectors.event_payload).
+_seed_holds: list[Callable[[Game], bool]] = []
+
+
+def hold_seed_back(check: Callable[[Game], bool]) -> None:
+    """Hold back the server seed of every game ``check`` says so of (once, however often it is named)."""
+    if check not in _seed_holds:
+        _seed_holds.append(check)
 
 
 class Game(models.Model):
@@ -44,7 +59,8 @@ class Game(models.Model):
         "dicegroups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
     # A group's game, from its creation on: kept on the game itself, so that deleting the group (which
-    # sets group to NULL) never makes the game public (games.access says who may see it).
+    # sets group to NULL) never makes the game public (games.access says who may see it). A game created
+    # private without a group (a daily challenge's) is its players' alone until it is made public.
     private = models.BooleanField(default=False)
     # Whether the game's end changes its players' ratings (the ratings app); the table's choice at its
     # creation. A solo game is never rated, whatever this says.
@@ -146,8 +162,11 @@ class Game(models.Model):
 
     @property
     def revealed_seed(self) -> str | None:
-        """The server seed once the game is over; None while it is open or being played."""
-        return self.server_seed if self.is_over and self.server_seed else None
+        """The server seed once the game is over; None while it is open or being played, and while an
+        app holds it back (``hold_seed_back``)."""
+        if not (self.is_over and self.server_seed) or any(hold(self) for hold in _seed_holds):
+            return None
+        return self.server_seed
 
     def fair_dice_info(self) -> dict | None:
         """The commitment, the client seeds and, once the game is over, the server seed, as the protocol,

@@ -104,8 +104,8 @@ def invited_to_table(user, game: Game, by) -> int:
 
 
 def tournament_round(user, game: Game) -> int:
-    """A tournament round that needs ``user`` has its game ready. For the tournaments to come: none
-    exist yet, so nothing calls this. Never for a game in which nobody waits for them."""
+    """A tournament round that needs ``user`` has its game ready (tournaments.rounds calls this for
+    each player of each table). Never for a game in which nobody waits for them."""
     if not someone_waits(game, user):
         return 0
     with speaking(user):

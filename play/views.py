@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach import hints
+from daily import selectors as daily
 from games import catalogue, fair_seeds
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
@@ -139,6 +140,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
             "strengths": STRENGTH_CHOICES,
             "moderator": game.group is not None and game.group.creator_id == request.user.pk,
+            # A daily challenge's game links its day's page (daily/).
+            "daily_day": daily.game_day(game),
         },
     )
 

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "coach",
     "ratings",
     "pairing",
+    "daily",
+    "tournaments",
     "seasons",
     "play",
     "django_tasks",
@@ -230,11 +232,6 @@ SITE_KEY = _site_key(DATABASES["default"]["NAME"])
 # two sites on one Redis server (or the load benchmark and a test run) hear each other's groups unless
 # their prefixes differ: by default it comes from the database's name (issue 31; see the README).
 CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default=f"dicehall-{SITE_KEY}")
-# Connections of the channel layer to Redis (its "hosts", the same server repeated): each is a shard
-# with a lock of its own, and a group's messages always go through one shard in order. More than one
-# lets the messages of different games be published side by side (docs/BENCHMARKS.md, "Issue 33, third
-# stop": measured next).
-CHANNEL_LAYER_SHARDS = env.int("CHANNEL_LAYER_SHARDS", default=1)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -242,8 +239,7 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py's public connect hook: infra.layer tells games.live.catchup when a
                 # connection (a subscribing one among them) came back after Redis was lost.
-                "hosts": [{"address": REDIS_URL, "redis_connect_func": layer.connected}]
-                * CHANNEL_LAYER_SHARDS,
+                "hosts": [{"address": REDIS_URL, "redis_connect_func": layer.connected}],
                 "prefix": CHANNEL_LAYER_PREFIX,
             },
         }

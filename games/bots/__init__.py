@@ -19,7 +19,8 @@ as a person's.
 
 Which players play a game is part of its declaration (games/declaration.py): the engine names its own
 (``PLAYERS``: Farkle's ``games.bots.farkle``; the card games' evaluations of their cards, ``quintzee``,
-``yahtzee99`` and ``painted``, each played by the shared card turn of ``games.bots.cards``), and an
+``yahtzee99`` and ``painted``, each played by the shared card turn of ``games.bots.cards``; Quintzee's
+``quintzee_expert``, the exact optimum and its card players), and an
 engine that names none gets the generic ones: any card game the card turn on what a placement adds to
 its card now (``cards.for_engine``), any other game the greedy player (``greedy.for_engine``). Each
 game's players answer the ``Players`` calls below, without the slug.

@@ -3,7 +3,8 @@ its card.
 
 Each game's evaluation says what a placement on its card is worth: Triple Quintzee's, Triple Yahtzee
 99's and Painted DiceZ's are their own modules (quintzee, yahtzee99, painted: fitted figures of what the
-rest of the card is worth), each declaring ``PLAYERS = CardPlayers(__name__)``; any other card game
+rest of the card is worth), each declaring ``PLAYERS = CardPlayers(__name__)``; Quintzee's
+(quintzee_expert) plays its easy and good players, its expert being the exact optimum; any other card game
 gets ``for_engine(engine)``, which reads what a placement adds to the card from the engine's own
 ``RULES`` (``RulesCard``). A turn's values are computed once per card and strength (the card does not
 change during a turn), when the turn's first roll is chosen, and kept in a small cache, so the
@@ -48,14 +49,17 @@ def _game(slug: str) -> Any:
 
 class Codes:
     """For each box, the distinct (raw value, flag) pairs over every five-dice row, and which pair each
-    row has: a placement is valued once per pair, then spread over the rows by one gather."""
+    row has: a placement is valued once per pair, then spread over the rows by one gather. Values and
+    flags are small non-negative ints; what a flag says is the evaluation's (1 for five of a kind, or
+    Quintzee's face of a five of a kind, which its Joker depends on)."""
 
     def __init__(self, game: Any):
         self.universe = universe(game.TYPES)
         self.boxes = {}
         for box, (values, flags) in game.box_arrays(self.universe.rows[DICE]).items():
-            pairs, inverse = np.unique(values * 2 + flags, return_inverse=True)
-            self.boxes[box] = ([(int(p) // 2, int(p) % 2) for p in pairs], inverse.astype(np.intp))
+            base = int(flags.max()) + 1
+            pairs, inverse = np.unique(values * base + flags, return_inverse=True)
+            self.boxes[box] = ([(int(p) // base, int(p) % base) for p in pairs], inverse.astype(np.intp))
 
 
 _codes: dict[Any, Codes] = {}

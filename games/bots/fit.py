@@ -9,7 +9,13 @@ player wrote in each box: the distribution of the raw value (top boxes by dice, 
 its mean and variance, how often a box counted as a three of a kind (Triple Yahtzee 99's upgrades) and
 how often a five of a kind was scored (Triple Quintzee's bonus). Seeded: the same command writes the
 same figures. The stored ones come from ``--games 300 --rounds 3`` (triple-quintzee), ``--games 150
---rounds 2`` (triple-yahtzee-99) and ``--games 150 --rounds 3`` (painted-dicez), seed 1.
+--rounds 2`` (triple-yahtzee-99), ``--games 150 --rounds 3`` (painted-dicez) and ``--games 300 --rounds
+3`` (quintzee, as Triple Quintzee's), seed 1.
+
+The games are played by the card players on the game's own evaluation (``cards._game``): the site's
+players of the three card games; for Quintzee, whose expert on the site plays the exact optimum, the
+card players on its evaluation (games/bots/quintzee_expert.py), whose fitted expert is then measured
+against the optimum (bench/quintzee.py).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from statistics import fmean, pvariance
 
 from games.bots import cards, cardvalue, play
 from games.rules import painted_dicez as pd
+from games.rules import quintzee as q
 from games.rules import triple_quintzee as tq
 from games.rules import triple_yahtzee_99 as ty
 from games.rules.dice import counts
@@ -70,6 +77,19 @@ def _quintzee(filled: dict[str, list], games: int) -> dict:
     }
 
 
+def _quintzee_one(filled: dict[str, list], games: int) -> dict:
+    """Triple Quintzee's figures on one column: no means by column."""
+    mean, var = _basic(filled)
+    fills = [f[1] for fs in filled.values() for f in fs]
+    five = sum(1 for d in fills if len(set(d)) == 1)
+    return {
+        "mean": mean,
+        "var": var,
+        "dist": {b: _counts_dist([f[0] for f in filled[b]], q.FACE[b]) for b in q.TOP},
+        "five_rate": five / len(fills),
+    }
+
+
 def _three(box: str, value: int, dice: list) -> bool:
     if box in ty.FACE_BOXES:
         return dice.count(ty.FACE[box]) >= 3
@@ -110,20 +130,21 @@ def _painted(filled: dict[str, list], games: int) -> dict:
     }
 
 
-SUMMARISE = {tq.slug: _quintzee, ty.slug: _yahtzee99, pd.slug: _painted}
+SUMMARISE = {tq.slug: _quintzee, ty.slug: _yahtzee99, pd.slug: _painted, q.slug: _quintzee_one}
+BOXES = {tq.slug: tq.BOXES, ty.slug: ty.BOXES, pd.slug: pd.BOXES, q.slug: q.BOXES}
 
 
 def simulate(slug: str, strength: str, games: int, rng: random.Random) -> tuple[dict, float]:
     filled: dict[str, list] = defaultdict(list)
-    engine_boxes = {tq.slug: tq.BOXES, ty.slug: ty.BOXES, pd.slug: pd.BOXES}[slug]
-    for b in engine_boxes:
+    for b in BOXES[slug]:
         filled[b] = []
+    players = cards.CardPlayers(cards._game(slug))
 
     def seen(event: dict) -> None:
         dice = [d[0] if isinstance(d, list) else d for d in event["dice"]]
         filled[event["box"]].append((event["points"], dice, event["column"]))
 
-    scores = [play.solo(slug, strength, rng, seen) for _ in range(games)]
+    scores = [play.solo(slug, strength, rng, seen, players=players) for _ in range(games)]
     return SUMMARISE[slug](filled, games), fmean(scores)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from games import bots, rules
 from games.rules.dice import make_dice
@@ -21,16 +22,22 @@ def solo(
     timer: Callable[[], float] | None = None,
     times: list[float] | None = None,
     starts: list[float] | None = None,
+    players: Any = None,
 ) -> int:
     """Play one solo card game to the end and return its score; ``seen`` gets every score event,
     ``times`` (with ``timer``) the time of every decision and ``starts`` that of every turn's first
-    roll (no choice: the card bots compute the turn's tables then)."""
+    roll (no choice: the card bots compute the turn's tables then). ``players``: computer players to
+    play with other than the game's own (``choose(state, strength, rng)``), as Quintzee's heuristic
+    card players."""
     engine = rules.get(slug)
     dice = make_dice(rng, painted=engine.dice_kind == "painted")
     state = engine.new_game([PLAYER])
     while not engine.is_over(state):
         start = timer() if timer else 0.0
-        action = bots.choose(slug, state, strength, rng)
+        if players is None:
+            action = bots.choose(slug, state, strength, rng)
+        else:
+            action = players.choose(state, strength, rng)
         if timer and times is not None:
             spent = timer() - start
             if bots.decision(slug, state):

@@ -2,9 +2,13 @@
 
 A placement's value is the points it adds now (the multiplier, a top bonus reached, a Quintzee bonus)
 plus the change in what the rest of the card is worth:
-- each open box: its multiplier x the fitted mean of that box in that column;
-- each column's top bonus: 35 x multiplier x the chance its open top boxes still make up the 63 (from
-  the fitted distribution of each top box);
+- each column's open boxes and top bonus: its multiplier x the exact optimum's value of a Quintzee column
+  in the same state (games/bots/quintzee_optimum.py: its open boxes, its top subtotal up to 63), since
+  issue 38's calibration showed that fitted means, the same with twelve turns to come and with one, leave
+  points on the table (docs/BENCHMARKS.md, "Quintzee's optimum": 1717.9 -> 1752.5 a solo game). With
+  ``COLUMN_VALUES`` off, as before: each open box its multiplier x its fitted mean in that column, and
+  each column's top bonus 35 x multiplier x the chance its open top boxes still make up the 63 (from the
+  fitted distribution of each top box);
 - once all three Quintzee boxes are filled: the fitted rate of five of a kinds x 100 x the mean
   multiplier, for every turn left.
 The right-most rule decides where a non-zero Full House, straight or Quintzee lands, so the picked
@@ -18,6 +22,7 @@ from functools import cache
 
 import numpy as np
 
+from games.bots import quintzee_optimum as qo
 from games.bots.cards import CardPlayers
 from games.bots.cardvalue import SumTail, by_value, mask_of, params
 from games.rules import triple_quintzee as tq
@@ -44,6 +49,21 @@ def box_arrays(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def flag(box: str, faces: list) -> int:
     return int(len(set(faces)) == 1)
+
+
+# Whether the rest of a column is valued by the exact optimum of a Quintzee column (issue 38, the step
+# after the Quintzee calibration) rather than by the fitted means of its open boxes and its top bonus's
+# chance (the future Quintzee bonuses keep their fitted rate: Triple Quintzee's rule is its own).
+COLUMN_VALUES = True
+
+
+def _mask(open_boxes: set[str]) -> int:
+    return sum(1 << i for i, b in enumerate(tq.BOXES) if b not in open_boxes)
+
+
+@cache
+def optimum() -> np.ndarray:
+    return qo.table()
 
 
 class Fitted:
@@ -101,8 +121,9 @@ class Evaluator:
     def _change(self, lands: int, box: str, sub: int, earned: bool) -> float:
         fit = self.fit
         m = lands
-        change = -m * fit.mean[box][lands - 1]
-        if box in tq.FACE and not earned:
+        # The rest of the column: the optimum's value of its state, or (switched off) its boxes' means.
+        change = m * self._column_change(lands, box, sub) if COLUMN_VALUES else -m * fit.mean[box][lands - 1]
+        if not COLUMN_VALUES and box in tq.FACE and not earned:
             open_top = self.open[lands - 1]
             before = fit.top(
                 mask_of(open_top, tq.TOP), tq.TOP_BONUS_AT - self.columns[lands - 1]["top_subtotal"]
@@ -119,9 +140,20 @@ class Evaluator:
         after_q = rate * (self.open_count - 1) if all_after else 0.0
         return change + after_q - before_q
 
+    def _column_change(self, lands: int, box: str, sub: int) -> float:
+        """The change in the column's worth as one column of Quintzee played optimally on its own (the
+        exact optimum's table: its open boxes, its top subtotal up to 63, the top bonus to come)."""
+        col = self.columns[lands - 1]
+        mask = _mask(self.open[lands - 1])
+        values = optimum()
+        before = values[mask, min(col["top_subtotal"], qo.CAP), 0]
+        after = values[mask | 1 << tq.BOXES.index(box), min(sub, qo.CAP), 0]
+        return float(after - before)
 
-# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
-# final score / boxes, 1717.9 / 39): the unit in which the coach weighs a cost.
-TURN_WORTH = 44.0
+
+# The expert's mean points per turn in a solo game (bench.quintzee --column-step, 2,000 games of
+# bench.bots's, docs/BENCHMARKS.md: mean final score / boxes, 1752.5 / 39): the unit in which the coach
+# weighs a cost.
+TURN_WORTH = 44.9
 # What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
 PLAYERS = CardPlayers(__name__)

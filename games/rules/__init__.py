@@ -1,4 +1,4 @@
-"""The rules of the four games as pure engines behind one contract (the contract is docs/engine.md).
+"""The rules of the five games as pure engines behind one contract (the contract is docs/engine.md).
 
 No Django, no clock, no global random state: an engine turns (state, player, action, dice)
 into a new state, so every game can be replayed from its action log.
@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from types import MappingProxyType, ModuleType
 
-from . import farkle, painted_dicez, triple_quintzee, triple_yahtzee_99
+from . import farkle, painted_dicez, quintzee, triple_quintzee, triple_yahtzee_99
 from .errors import IllegalAction
 
-_ENGINES = {engine.slug: engine for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, farkle)}
+# The order of the lobby, the home page and every list of games: the card games, the single-column
+# classic after the three variants, then Farkle.
+_ENGINES = {
+    engine.slug: engine for engine in (triple_quintzee, triple_yahtzee_99, painted_dicez, quintzee, farkle)
+}
 ENGINES: MappingProxyType[str, ModuleType] = MappingProxyType(_ENGINES)
 
 

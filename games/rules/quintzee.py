@@ -193,6 +193,7 @@ SHEET = sheet.card(
     ],
     bonus_moment=gettext_noop("Quintzee bonus!"),
 )
-# Its computer players (the expert plays the exact solitaire optimum) and the coach's expert, named
-# rather than imported so that the engine stays pure. Its rules page is the generic one.
+# Its computer players (the expert plays the exact solitaire optimum) and the coach's expert, and its
+# rules page, named rather than imported so that the engine stays pure.
 PLAYERS = "games.bots.quintzee_expert.PLAYERS"
+RULEBOOK = "games.rulebook.quintzee.RULEBOOK"

@@ -55,6 +55,7 @@ def game_create(
     others: Sequence = (),
     others_seeds: Sequence[str] = (),
     reserved_for=None,
+    private: bool = False,
 ) -> Game:
     """Create a game with the creator in seat 0, the people ``others`` in the next seats (a table that
     pairing filled), and ``computers`` computer players of ``strength`` after them; a table that is full
@@ -64,7 +65,8 @@ def game_create(
     was committed to the creator beforehand (games.fair_seeds), the creator's seed ``client_seed`` if they
     brought one; each is drawn from the server's random source otherwise; ``others_seeds``, the seeds
     the ``others`` brought ("" for none), in their order. ``reserved_for``: the one player who may take
-    the seats left (a challenge)."""
+    the seats left (a challenge). ``private``: a game without a group that its players alone may see (a
+    daily challenge's, until its day is over: ``games_make_public``); a group's game is always private."""
     try:
         engine = rules.get(kind)
     except KeyError:
@@ -101,7 +103,7 @@ def game_create(
             options=options,
             max_seats=seats,
             group=group,
-            private=group is not None,
+            private=group is not None or bool(private),
             creator=creator,
             absence_limit=limit,
             pace=pace,
@@ -126,6 +128,16 @@ def game_create(
         if seats == len(taken):
             _start(game)
     return game
+
+
+def games_make_public(*, game_ids: Sequence[int]) -> int:
+    """Open games that were created private without a group (``game_create(private=True)``: a daily
+    challenge's, once its day is over) to everyone signed in; a group's games stay private. The number
+    of games opened."""
+    with transaction.atomic():
+        return Game.objects.filter(pk__in=list(game_ids), private=True, group__isnull=True).update(
+            private=False
+        )
 
 
 def _check_computers(count, strength: str, seats: int) -> None:

@@ -1,5 +1,6 @@
-// Invitation links (templates/games/invite_share.html): Copy, and Share where the browser has the Web
-// Share API (phones mostly). No inline handlers: every [data-share] box on the page is wired here.
+// Invitation links (templates/games/invite_share.html) and the daily challenge's result to pass on
+// (templates/daily/day.html): Copy, and Share where the browser has the Web Share API (phones mostly).
+// No inline handlers: every [data-share] box on the page is wired here.
 
 import { gettext } from './i18n.js';
 
@@ -33,7 +34,9 @@ async function copy(box, input) {
 
 async function share(box, input) {
   try {
-    await navigator.share({ title: box.dataset.shareTitle, text: box.dataset.shareText, url: input.value });
+    // A box whose field holds a whole text to pass on (the daily challenge's result) names its link apart.
+    const url = box.dataset.shareLink || input.value;
+    await navigator.share({ title: box.dataset.shareTitle, text: box.dataset.shareText, url });
   } catch (error) {
     // AbortError: the player closed the share sheet, which is no failure to report.
     if (error.name !== 'AbortError') say(box, gettext('Sharing did not work here: copy the link instead.'));

@@ -100,8 +100,18 @@ LONG_NAME = "a_very_long_username_x"
 @pytest.mark.parametrize(
     ("username", "language", "rows", "links"),
     [
-        ("ann", "en", 1, ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "ann, your profile")),
-        ("pfarkle", "en", 2, ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "pfarkle, your profile")),
+        (
+            "ann",
+            "en",
+            2,
+            ("Triple Quintzee", "Quintzee", "Farkle (10000)", "Play", "Daily", "Stats", "ann, your profile"),
+        ),
+        (
+            "pfarkle",
+            "en",
+            2,
+            ("Triple Quintzee", "Farkle (10000)", "Play", "Stats", "pfarkle, your profile"),
+        ),
         (LONG_NAME, "en", 2, ("Painted DiceZ", "High scores", f"{LONG_NAME}, your profile")),
         ("pfarkle", "de", 2, ("Triple Quintzee", "Spielen", "Bestenlisten", "pfarkle, dein Profil")),
     ],
@@ -109,9 +119,10 @@ LONG_NAME = "a_very_long_username_x"
 def test_desktop_header_keeps_the_players_links_and_bell_on_its_first_row(
     open_as, make_user, username, language, rows, links
 ):
-    """At 1280 px the header is one row when everything fits; otherwise (a longer name, German) the
-    games' links make a second row, and the player's links and the notifications' bell stay on the
-    first, beside the brand. A long name is cut on screen, its whole text in the link's name."""
+    """The header is one row when everything fits; a signed-in player's no longer does since the five
+    games' names and the daily challenge's link (its width is at most 1200 px): the games' links make a
+    second row, and the player's links and the notifications' bell stay on the first, beside the brand.
+    A long name is cut on screen, its whole text in the link's name."""
     page = open_as(make_user(username, language=language), DESKTOP)
     page.goto("/")
     nav = page.locator("nav.nav")
@@ -243,12 +254,14 @@ PAGES = [
     ("stats-triple-quintzee", "ann", "/players/ann/stats/?kind=triple-quintzee"),
     ("stats-triple-yahtzee-99", "ann", "/players/ann/stats/?kind=triple-yahtzee-99"),
     ("stats-painted-dicez", "ann", "/players/ann/stats/?kind=painted-dicez"),
+    ("stats-quintzee", "ann", "/players/ann/stats/?kind=quintzee"),
     ("stats-farkle-3000", "ann", "/players/ann/stats/?kind=farkle&goal=3000"),
     ("player-profile", "ann", "/players/ann/"),
     ("history", "ann", "/players/ann/history/"),
     ("highscores-farkle-3000", "ann", "/highscores/?kind=farkle&goal=3000"),
     ("profile", "ann", "/accounts/profile/"),
     ("rules-painted-dicez", None, "/games/painted-dicez/rules/"),
+    ("rules-quintzee", None, "/games/quintzee/rules/"),
     ("replay", "ann", "/games/{solo}/replay/"),
     ("404", None, "/no/such/page/"),
 ]

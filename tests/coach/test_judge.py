@@ -13,7 +13,7 @@ from coach import judge
 from games import bots, rules
 from games.bots.farkle_expert import expected_turn
 
-KINDS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"]
+KINDS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"]
 
 
 def position(slug: str, seed: int, moves: int) -> dict:

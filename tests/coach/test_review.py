@@ -16,7 +16,7 @@ from tests.games.test_services import act, table
 
 pytestmark = pytest.mark.django_db
 
-CARD_GAMES = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez"]
+CARD_GAMES = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee"]
 
 
 def farkle_game(user, scripted_dice, first_bank):

@@ -18,6 +18,7 @@ from django.db import connection
 from django.utils.module_loading import import_string
 
 from accounts.models import User
+from infra.pipelined_layer import PipelinedLayer
 
 
 @pytest.mark.django_db
@@ -37,7 +38,7 @@ async def test_channel_layer_matches_environment_and_round_trips():
     if os.environ.get("REDIS_URL"):
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == settings.CHANNEL_LAYER_BACKEND
         assert type(layer) is import_string(settings.CHANNEL_LAYER_BACKEND)
-        assert isinstance(layer, RedisPubSubChannelLayer | RedisChannelLayer)
+        assert isinstance(layer, RedisPubSubChannelLayer | RedisChannelLayer | PipelinedLayer)
     else:
         assert type(layer).__name__ == "InMemoryChannelLayer"
     channel = await layer.new_channel()
@@ -57,4 +58,4 @@ def test_ci_really_uses_real_backends():
         return
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     layer_class = import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"])
-    assert issubclass(layer_class, RedisPubSubChannelLayer | RedisChannelLayer)
+    assert issubclass(layer_class, RedisPubSubChannelLayer | RedisChannelLayer | PipelinedLayer)

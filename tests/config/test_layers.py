@@ -752,7 +752,7 @@ LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
-    {"chat", "coach", "groups", "notices", "ratings", "pairing"},
+    {"chat", "coach", "daily", "groups", "notices", "ratings", "pairing", "tournaments"},
     {"seasons"},
     {"play"},
     {"config"},

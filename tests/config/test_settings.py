@@ -60,12 +60,15 @@ def test_redis_url_selects_pubsub_layer():
     assert s["connect"] == ["infra.layer.connected"]
 
 
-def test_the_channel_layer_takes_several_shards_of_one_redis():
+def test_the_pipelined_layer_takes_the_same_configuration():
     s = settings_for(
-        "config.settings.local", REDIS_URL="redis://cache.example:6379/2", CHANNEL_LAYER_SHARDS="3"
+        "config.settings.local",
+        REDIS_URL="redis://cache.example:6379/2",
+        CHANNEL_LAYER_BACKEND="infra.pipelined_layer.PipelinedLayer",
     )
-    assert s["hosts"] == ["redis://cache.example:6379/2"] * 3
-    assert s["connect"] == ["infra.layer.connected"] * 3
+    assert s["layer"] == "infra.pipelined_layer.PipelinedLayer"
+    assert s["hosts"] == ["redis://cache.example:6379/2"]
+    assert s["connect"] == ["infra.layer.connected"]
 
 
 def test_layer_class_can_be_overridden():

@@ -15,6 +15,7 @@ GAMES = {
     "triple-quintzee": ("Triple Quintzee", [1, 2, 3, 4, 6]),
     "triple-yahtzee-99": ("Triple Yahtzee 99", [2, 2, 5, 5, 5]),
     "painted-dicez": ("Painted DiceZ", [[1, "blue"], [2, "red"], [3, "pink"], [4, "green"], [6, "yellow"]]),
+    "quintzee": ("Quintzee", [2, 3, 4, 5, 5]),
     "farkle": ("Farkle (10000)", [1, 5, 2, 3, 4, 6]),
 }
 SIZES = {"1280x800": (1280, 800, False), "390x844": (390, 844, True)}

@@ -21,7 +21,7 @@ SEATS = ("ann", "bob", "cy", "dee")
 
 
 def test_every_engine_and_strength_is_covered():
-    assert set(SLUGS) == {"triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"}
+    assert set(SLUGS) == {"triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"}
     assert PLAYERS == ("easy", "good", "expert", "random")
 
 

@@ -17,7 +17,7 @@ from games.bots import cards, cardvalue, painted
 from games.bots.dicedp import TurnTables, universe
 from games.rules.dice import COLOURS, make_dice
 
-CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez")
+CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee")
 
 
 def _state(slug: str, seed: int, steps: int) -> dict:
@@ -126,3 +126,24 @@ def test_easy_makes_mistakes_and_good_does_not():
     easy = Counter(str(bots.choose(slug, state, "easy", random.Random(s))) for s in range(60))
     assert len(good) == 1
     assert len(easy) > 1
+
+
+def test_triple_quintzee_values_a_column_by_the_quintzee_optimum():
+    """The expert's worth of a placement: its points now, plus the column's multiplier times the change in
+    the exact optimum's value of a Quintzee column in the same state (issue 38's step)."""
+    from games.bots import quintzee as tq_bots
+    from games.bots import quintzee_optimum as qo
+
+    assert tq_bots.COLUMN_VALUES
+    card = rules.get("triple-quintzee").new_game(["solo"])["cards"]["solo"]
+    evaluator = tq_bots.Evaluator(card, True)
+    table = qo.table()
+    sixes = 1 << qo.BOXES.index("sixes")
+    # 18 in Sixes of column 2: 2 x 18 now, and column 2's rest is worth its state's value.
+    assert evaluator.value("sixes", 2, 18, 0) == pytest.approx(
+        2 * 18 + 2 * (table[sixes, 18, 0] - table[0, 0, 0])
+    )
+    chance = 1 << qo.BOXES.index("chance")
+    assert evaluator.value("chance", 3, 20, 0) == pytest.approx(
+        3 * 20 + 3 * (table[chance, 0, 0] - table[0, 0, 0])
+    )

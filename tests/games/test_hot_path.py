@@ -159,7 +159,9 @@ def test_outside_a_database_call_a_broadcast_is_sent_at_once(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_is_broadcast_once_after_django_committed_it(make_user, monkeypatch):
+def test_a_move_is_broadcast_once_after_django_committed_it(make_user, monkeypatch, scripted_dice):
+    # Dice that score: a Farkle would pass the turn, and the turn's row goes to the notices' group too.
+    scripted_dice([1, 5, 2, 3, 4, 6])
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
     services.game_join(game_id=game.pk, user=bob)

@@ -11,7 +11,7 @@ from groups import services as group_services
 
 pytestmark = pytest.mark.django_db
 
-KINDS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"]
+KINDS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"]
 
 
 @pytest.fixture

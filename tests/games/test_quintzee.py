@@ -1,6 +1,6 @@
 """Quintzee (games/rules/quintzee.py), the fifth game: one column of Triple Quintzee's boxes by the official
-rules as Verhoeff solved them (docs/rules-engines.md, "Quintzee"), registered like any added game, with
-its optimal expert (games/bots/quintzee_expert.py) held to the computer players' contract."""
+rules as Verhoeff solved them (docs/rules-engines.md, "Quintzee"), with its optimal expert and its card
+players (games/bots/quintzee_expert.py) held to the computer players' contract."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import random
 import pytest
 
 from games import bots, rules
+from games.bots import cards
+from games.bots import quintzee_expert as qe
 from games.bots import quintzee_optimum as qo
 from games.declaration import declaration
 from games.rules import quintzee as q
@@ -18,13 +20,6 @@ from games.rules.dice import make_dice
 from tests.games.test_bots_contract import reachable
 
 PLAYERS = (*bots.STRENGTHS, "random")
-
-
-@pytest.fixture
-def registered():
-    rules.register(q)
-    yield q
-    rules.unregister(q.slug)
 
 
 def scripted(*rolls):
@@ -126,7 +121,7 @@ def test_legal_actions_offer_the_joker_values():
     assert values["full_house"] == 25 and values["large_straight"] == 40 and values["chance"] == 20
 
 
-def test_the_game_is_one_declaration(registered):
+def test_the_game_is_one_declaration():
     d = declaration(q.slug)
     assert d.players is bots.players(q.slug)
     assert type(d.players).__module__ == "games.bots.quintzee_expert"
@@ -136,7 +131,7 @@ def test_the_game_is_one_declaration(registered):
     assert said["params"]["gain"] == 125
 
 
-def test_the_expert_values_a_fresh_game_at_the_optimum(registered):
+def test_the_expert_values_a_fresh_game_at_the_optimum():
     state = q.new_game(["ann"])
     best = bots.best(q.slug, state)
     assert best.action == {"type": "roll", "hold": []}
@@ -144,7 +139,7 @@ def test_the_expert_values_a_fresh_game_at_the_optimum(registered):
     assert bots.turn_worth(q.slug) == pytest.approx(254.5896 / 13)
 
 
-def test_the_expert_takes_a_quintzee_and_keeps_what_the_optimum_keeps(registered):
+def test_the_expert_takes_a_quintzee_and_keeps_what_the_optimum_keeps():
     state = q.apply(q.new_game(["ann"]), "ann", {"type": "roll", "hold": []}, scripted([6, 6, 6, 6, 6]))
     assert bots.best(q.slug, state).action == {"type": "score", "box": "quintzee"}
     state = q.apply(q.new_game(["ann"]), "ann", {"type": "roll", "hold": []}, scripted([1, 5, 5, 5, 2]))
@@ -152,7 +147,7 @@ def test_the_expert_takes_a_quintzee_and_keeps_what_the_optimum_keeps(registered
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_every_strength_plays_legally_and_nothing_beats_the_best(registered, seed):
+def test_every_strength_plays_legally_and_nothing_beats_the_best(seed):
     state = reachable(q.slug, seed, 3 + seed * 7)
     if state["over"]:
         return
@@ -169,7 +164,7 @@ def test_every_strength_plays_legally_and_nothing_beats_the_best(registered, see
     assert bots.decision(q.slug, state) == (len(legal) > 1)
 
 
-def test_solo_games_through_the_engine_add_up(registered):
+def test_solo_games_through_the_engine_add_up():
     totals = []
     for seed in range(6):
         state = q.new_game(["solo"])
@@ -180,3 +175,62 @@ def test_solo_games_through_the_engine_add_up(registered):
         assert card["total"] == sum(card["boxes"].values()) + card["top_bonus"] + card["quintzee_bonus"]
         totals.append(card["total"])
     assert min(totals) > 100
+
+
+# --- the card players on Quintzee's evaluation: the site's easy and good, and the heuristic expert ----
+
+
+def test_the_evaluations_box_values_are_the_engines_and_flag_a_five_of_a_kinds_face():
+    rows = qo.dice().u.rows[5]
+    arrays = qe.box_arrays(rows)
+    for row, sides in enumerate(rows.tolist()):
+        faces = [s + 1 for s in sides]
+        for box in q.BOXES:
+            values, flags = arrays[box]
+            assert values[row] == q.score(box, faces)
+            assert flags[row] == qe.flag(box, faces) == (faces[0] if len(set(faces)) == 1 else 0)
+
+
+def points_now(state: dict, action: dict) -> float:
+    """What the site's good player counts a placement worth: cards.Turn on Quintzee's evaluation."""
+    return cards._turn(qe.HEURISTIC.game, state, False).value(state, action)
+
+
+def gained(state: dict, action: dict) -> int:
+    player = state["current"]
+    return q.apply(state, player, action, scripted())["cards"][player]["total"] - q.scores(state)[player]
+
+
+@pytest.mark.parametrize(
+    ("filled", "faces"),
+    [
+        ({"quintzee": 50, "fours": 16}, [4, 4, 4, 4, 4]),  # a Joker, and the bonus
+        ({"quintzee": 50}, [4, 4, 4, 4, 4]),  # its Fours open: no Joker, the bonus all the same
+        ({"quintzee": 0, "twos": 6}, [2, 2, 2, 2, 2]),  # a Joker without a bonus
+        ({"sixes": 24, "fives": 20, "fours": 12, "threes": 6}, [1, 1, 1, 3, 3]),  # the top bonus reached
+        ({"sixes": 24, "fives": 20, "fours": 12, "threes": 6}, [2, 3, 4, 5, 5]),
+    ],
+)
+def test_the_good_player_counts_every_placement_at_what_the_engine_adds(filled, faces):
+    state = q.apply(card_with(filled), "ann", {"type": "roll", "hold": []}, scripted(faces))
+    for action in q.legal_actions(state):
+        if action["type"] == "score":
+            assert points_now(state, action) == gained(state, action), action
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_good_player_counts_placements_right_in_played_games(seed):
+    state = reachable(q.slug, seed, 10 + seed * 9)
+    if state["over"] or state["roll"] == 0:
+        return
+    for action in q.legal_actions(state):
+        if action["type"] == "score":
+            assert points_now(state, action) == gained(state, action), action
+
+
+def test_the_good_player_takes_a_joker_full_house_and_the_heuristic_expert_plays_legally():
+    state = card_with({"quintzee": 50, "fours": 16, "large_straight": 40, "small_straight": 30, "chance": 22})
+    state = q.apply(state, "ann", {"type": "roll", "hold": []}, scripted([4, 4, 4, 4, 4]))
+    state["roll"] = 3  # no re-roll left: the box that adds most now
+    assert bots.choose(q.slug, state, "good", random.Random(0)) == {"type": "score", "box": "full_house"}
+    assert qe.HEURISTIC.choose(state, "expert", random.Random(0)) in q.legal_actions(state)

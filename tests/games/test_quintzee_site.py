@@ -1,7 +1,8 @@
-"""The extra-engine proof (tests/games/test_extra_engine.py) for a real game: Quintzee, registered with
-one line and nothing else, is offered in the lobby, played against its optimal computer with the Hint
-button, replayed, counted in the history, statistics and high scores, has a rules page, and its review
-finds that every hinted move lost nothing against the optimum."""
+"""Quintzee on the site, end to end: offered in the lobby, played against its optimal computer with the
+Hint button, replayed, counted in the history, statistics and high scores, has a rules page, and its
+review finds that every hinted move lost nothing against the optimum. (It began as the extra-engine proof
+of tests/games/test_extra_engine.py for a real game, registered inside the test; it is one of
+rules.ENGINES now.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from django.urls import reverse
 
 from coach import services as coach
 from coach.models import SeatReview
-from games import rules
 from games.models import Game
 from games.results.replays import game_verify_replay
 from games.rules import quintzee
@@ -23,20 +23,13 @@ from tests.games.sockets import Client, play_out_with_hints
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def registered():
-    rules.register(quintzee)
-    yield quintzee
-    rules.unregister(quintzee.slug)
-
-
 async def _page(web: AsyncClient, url: str, **params) -> str:
     response = await web.get(url, params)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
 
 
-async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_everywhere(registered, make_user):
+async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_everywhere(make_user):
     ann = await database_sync_to_async(make_user)("ann")
     web = AsyncClient()
     await web.aforce_login(ann)
@@ -72,10 +65,12 @@ async def test_quintzee_is_played_against_its_expert_with_hints_and_counted_ever
     assert review.total_cost == 0 and review.accuracy == 100
 
 
-async def test_quintzee_has_a_rules_page_with_its_boxes(registered, client):
+async def test_quintzee_has_a_rules_page_with_its_boxes_and_the_joker(client):
     response = await database_sync_to_async(client.get)(reverse("games:rules", args=["quintzee"]))
     assert response.status_code == 200
     page = response.content.decode()
     assert '<h1 id="rules-title">Quintzee: how to play</h1>' in page
     assert quintzee.pitch in page
-    assert '<th scope="row">Full House</th><td>' in page and '<th scope="row">Quintzee</th><td>' in page
+    assert response.templates[0].name == "games/rules/quintzee.html"
+    assert '<th scope="row">Full House</th>' in page and '<th scope="row">Quintzee</th>' in page
+    assert "<h3>The Joker</h3>" in page

@@ -98,6 +98,7 @@ def test_the_longest_replay_page_is_under_200_kb(client, four):
         ("triple-quintzee", {}, 1),
         ("triple-yahtzee-99", {}, 3),
         ("painted-dicez", {}, 2),
+        ("quintzee", {}, 2),
         ("farkle", {"goal": 3000}, 3),
         ("farkle", {"goal": 5000, "dice": 5}, 1),
     ],

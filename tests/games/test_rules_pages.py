@@ -1,4 +1,4 @@
-"""The four rules pages: they render for anyone, and every number they show comes from the engine."""
+"""The rules pages: they render for anyone, and every number they show comes from the engine."""
 
 from __future__ import annotations
 
@@ -13,8 +13,12 @@ from games import catalogue, rulebook, rules
 # base.html reads request.user; the pages themselves never query the database.
 pytestmark = pytest.mark.django_db
 
-SLUGS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"]
-CARD_GAMES = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez"]
+SLUGS = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"]
+CARD_GAMES = ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee"]
+
+
+def test_every_game_has_a_page_of_its_own():
+    assert list(rules.ENGINES) == SLUGS
 
 
 def page(client, slug: str):
@@ -99,7 +103,9 @@ def test_card_game_examples_match_engine_score(client, slug):
     checked = 0
     for e in die_examples(ex):
         if e["box"]:
-            assert e["value"] == engine.score(e["box"], e["dice"]), e
+            # Quintzee's Joker: the box's value as a Joker (engine.score is the value without it).
+            score = engine.joker_score if e.get("joker") else engine.score
+            assert e["value"] == score(e["box"], e["dice"]), e
             checked += 1
     assert checked >= 30
     # The scorecard (the page's first table) shows every box with its engine value.
@@ -155,6 +161,30 @@ def test_triple_quintzee_hand_checked(client):
     assert "2 \N{MULTIPLICATION SIGN} (63 + 35) = <strong>196</strong>" in text
     assert "<strong>-2</strong>" in text
     assert num(240) in text and num(375) in text
+
+
+def test_quintzee_hand_checked(client):
+    ex = rulebook.examples("quintzee")
+    assert by_box(ex["examples"], "full_house", [3, 3, 3, 3, 3])["value"] == 0
+    assert by_box(ex["examples"], "three_of_a_kind", [3, 3, 3, 3, 3])["value"] == 15
+    top = ex["top_bonus"]
+    assert (top["subtotal"], top["bonus"], top["total"]) == (63, 35, 98)
+    turns = ex["bonus_turns"]
+    # 50; five 4s in Fours 20 + 100; as a Joker in Full House 25 + 100; five 2s, no Joker, 0 + 100.
+    assert [(e["box"], e["value"], e["gain"], e["joker"]) for e in turns] == [
+        ("quintzee", 50, 50, False),
+        ("fours", 20, 120, False),
+        ("full_house", 25, 125, True),
+        ("large_straight", 0, 100, False),
+    ]
+    assert [e["running"] for e in turns] == [50, 170, 295, 395]
+
+    _, text = page(client, "quintzee")
+    assert "Top subtotal 63, so the bonus of 35 is added: <strong>98</strong>" in text
+    assert "it scores 25 as a Full House, 30 as a Small Straight and 40 as a Large Straight" in " ".join(
+        text.split()
+    )
+    assert num(125) in text and num(395) in text
 
 
 def test_triple_yahtzee_99_hand_checked(client):

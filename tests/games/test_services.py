@@ -53,7 +53,9 @@ def test_solo_game_starts_at_once(ann):
     assert game.state["current"] == "ann"
 
 
-@pytest.mark.parametrize("kind", ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"])
+@pytest.mark.parametrize(
+    "kind", ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"]
+)
 def test_every_kind_can_be_created_solo(ann, kind):
     assert services.game_create(creator=ann, kind=kind, seats=1).status == Game.Status.PLAYING
 
@@ -214,6 +216,7 @@ def test_scripted_farkle_game_finishes_with_scores_winners_and_laps(ann, bob, sc
         ("triple-quintzee", {}, 2),
         ("triple-yahtzee-99", {}, 2),
         ("painted-dicez", {}, 3),
+        ("quintzee", {}, 2),
         ("farkle", {"goal": 3000}, 3),
         ("farkle", {"goal": 5000, "dice": 5}, 1),
     ],

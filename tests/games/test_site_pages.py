@@ -221,7 +221,7 @@ def test_home_shows_a_visitor_the_site(client, settings):
     response = client.get(reverse("home"))
     html = response.content.decode()
     text = _text(response)
-    assert "DiceHall is a free place to play four dice games" in text
+    assert "DiceHall is a free place to play five dice games" in text
     for kind in catalogue.kinds():
         assert f"<h3>{kind.name}</h3>" in html and kind.pitch in text
     # The picture of a real game, small enough for a phone on a slow line.

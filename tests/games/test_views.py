@@ -35,7 +35,9 @@ def test_create_farkle_game_with_options(client, ann):
     assert f"/games/{game.pk}/".encode() in page.content  # the invite link
 
 
-@pytest.mark.parametrize("kind", ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"])
+@pytest.mark.parametrize(
+    "kind", ["triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"]
+)
 def test_solo_game_of_every_kind_starts_at_once(client, ann, kind):
     client.force_login(ann)
     client.post(

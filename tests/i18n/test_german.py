@@ -119,6 +119,7 @@ def test_farkles_rules_page_is_in_german():
             "Painted DiceZ: so wird gespielt",
             'aria-label="Würfel 6 blau, 3 blau, 6 rot, 2 grün, 5 grün"',
         ),
+        ("quintzee", "Quintzee: so wird gespielt", "also sind fünf Vieren ein Joker: 25, dazu 100."),
     ],
 )
 def test_the_card_games_rules_pages_are_in_german(slug, heading, sentence):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from http.cookies import SimpleCookie
 from urllib.parse import quote
 
@@ -37,10 +37,12 @@ from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
 from django.http import QueryDict
 from django.test import Client, override_settings
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from chat import services as chat_services
+from daily import days
 from tests.reliability import world as W
 
 BAD = {
@@ -90,6 +92,10 @@ def season(w: W.World) -> dict:
     return {"group_id": w.group.pk, "number": w.season}
 
 
+def a_tournament(w: W.World) -> dict:
+    return {"group_id": w.group.pk, "number": w.tournament.number}
+
+
 def reset_link(w: W.World) -> tuple[str, str]:
     ann = w.users["seated"]
     return urlsafe_base64_encode(force_bytes(ann.pk)), default_token_generator.make_token(ann)
@@ -112,6 +118,20 @@ NEW_GAME = {
     "pace": "live",
     "group": "",
     "rated": "on",
+}
+_SOON = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+NEW_TOURNAMENT = {
+    "name": "Spring cup",
+    "kind": "farkle",
+    "goal": "3000",
+    "dice": "6",
+    "format": "swiss",
+    "rounds": "3",
+    "table_size": "2",
+    "pace": "live",
+    "starts_at": _SOON,
+    "entries_close_at": _SOON,
+    "tz": "Europe/Berlin",
 }
 NEW_PASSWORDS = {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
 BOARD = {"kind": "farkle", "period": "all", "goal": "10000"}
@@ -193,6 +213,13 @@ ROUTES: dict[str, Route] = {
     "groups/<group_id>/seasons/<number>/delete/": Route(
         lambda w: {"group_id": w.group.pk, "number": w.upcoming_season}, owner="creator"
     ),
+    # A group's tournaments (tournaments/): the creator's form and buttons, a member's entry.
+    "groups/<group_id>/tournaments/new/": Route(group, owner="creator", form=NEW_TOURNAMENT),
+    "groups/<group_id>/tournaments/<number>/": Route(a_tournament, owner="creator"),
+    "groups/<group_id>/tournaments/<number>/enter/": Route(a_tournament, owner="member"),
+    "groups/<group_id>/tournaments/<number>/leave/": Route(a_tournament, owner="seated"),
+    "groups/<group_id>/tournaments/<number>/start/": Route(a_tournament, owner="creator"),
+    "groups/<group_id>/tournaments/<number>/cancel/": Route(a_tournament, owner="creator"),
     "notices/": Route(),
     "notices/settings/": Route(
         form={"email_turns": "on", "sound": "on", "browser": "on", "mute_chat": ""},
@@ -232,6 +259,10 @@ ROUTES: dict[str, Route] = {
     "play/block/<username>/": Route(
         lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
     ),
+    # The daily challenge: a day's page (its date in the path) and Play.
+    "daily/": Route(),
+    "daily/<day>/": Route(lambda w: {"day": days.today().isoformat()}),
+    "daily/play/": Route(form={"kind": "triple-quintzee"}),
     "highscores/": Route(query={**BOARD, "group": ""}),
     "ratings/": Route(query={"kind": "farkle", "goal": "10000", "group": ""}),
     "api/highscores/": Route(query={**BOARD, "group": ""}),

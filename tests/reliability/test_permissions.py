@@ -32,7 +32,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import resolve, reverse
+from django.utils import timezone
 
+from daily import days
 from games.models import Action, Game
 from play.routing import websocket_urlpatterns
 from tests.reliability import world as W
@@ -100,6 +102,10 @@ def season_args(w) -> list:
 
 def upcoming_args(w) -> list:
     return [w.group.pk, w.upcoming_season]
+
+
+def tournament(number: int) -> Callable:
+    return lambda w: [w.group.pk, number]
 
 
 @dataclass(frozen=True)
@@ -206,6 +212,14 @@ GET_CASES = [
     Case("season-missing", path("/groups/{w.group.pk}/seasons/999999/"), members(404, 404)),
     Case("season-end-get", url("seasons:end", season_args), signed_in(405)),
     Case("season-delete-get", url("seasons:delete", season_args), signed_in(405)),
+    # A group's tournaments (issue 35): its members see them, its creator announces and manages them.
+    Case("tournament-new", url("tournaments:new", group_args), members(403, 404, creator=200)),
+    Case("tournament-detail", url("tournaments:detail", tournament(1)), members(200, 404)),
+    Case("tournament-missing", url("tournaments:detail", tournament(999999)), signed_in(404)),
+    Case("tournament-enter-get", url("tournaments:enter", tournament(1)), signed_in(405)),
+    Case("tournament-leave-get", url("tournaments:leave", tournament(1)), signed_in(405)),
+    Case("tournament-start-get", url("tournaments:start", tournament(1)), signed_in(405)),
+    Case("tournament-cancel-get", url("tournaments:cancel", tournament(1)), signed_in(405)),
     # A player's profile (issue 34): anyone signed in; the games and reviews on it are the viewer's to see.
     Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
     Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
@@ -312,6 +326,13 @@ GET_CASES = [
     Case("play-ask-get", url("pairing:ask"), signed_in(405)),
     Case("play-leave-get", url("pairing:leave"), signed_in(405)),
     Case("play-block-get", url("pairing:block", lambda w: ["bob"]), signed_in(405)),
+    # The daily challenge (daily): today's page and an earlier day's for everyone signed in; a day to
+    # come, or one nobody asked for, is no page; Play is POST only.
+    Case("daily", url("daily:today"), signed_in(200)),
+    Case("daily-today-by-date", lambda w: reverse("daily:day", args=[days.today()]), signed_in(200)),
+    Case("daily-to-come", path("/daily/2999-01-01/"), signed_in(404)),
+    Case("daily-without-challenge", path("/daily/2001-01-01/"), signed_in(404)),
+    Case("daily-play-get", url("daily:play"), signed_in(405)),
     # Push messages: the settings page's script and forms POST (tests/push/test_push_views.py).
     Case("push-subscribe-get", url("notices:push_subscribe"), signed_in(405)),
     Case("push-unsubscribe-get", url("notices:push_unsubscribe"), signed_in(405)),
@@ -319,6 +340,20 @@ GET_CASES = [
 ]
 
 NEW_GAME = {"kind": "farkle", "seats": "2", "goal": "10000", "dice": "6", "absence_limit": "120", "group": ""}
+_SOON = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+NEW_TOURNAMENT = {
+    "name": "Spring cup",
+    "kind": "farkle",
+    "goal": "3000",
+    "dice": "6",
+    "format": "swiss",
+    "rounds": "3",
+    "table_size": "2",
+    "pace": "live",
+    "starts_at": _SOON,
+    "entries_close_at": _SOON,
+    "tz": "Europe/Berlin",
+}
 
 
 def _days_from_today(first: int, last: int) -> dict:
@@ -525,6 +560,44 @@ POST_CASES = [
         "season-delete-running",
         url("seasons:delete", season_args),
         members(403, 404, creator=Go("seasons:detail", season_args, "error")),
+        "post",
+    ),
+    # Today's game of a kind in the daily challenge: a new game for anyone signed in.
+    Case("daily-play", url("daily:play"), signed_in(GoNew("/games/")), "post", {"kind": "triple-quintzee"}),
+    Case(
+        "tournament-new-post",
+        url("tournaments:new", group_args),
+        members(403, 404, creator=Go("tournaments:detail", tournament(2), "success")),
+        "post",
+        NEW_TOURNAMENT,
+    ),
+    Case(
+        "tournament-enter",
+        url("tournaments:enter", tournament(1)),
+        members(Go("tournaments:detail", tournament(1), "success"), 404),
+        "post",
+    ),
+    Case(
+        "tournament-leave",
+        url("tournaments:leave", tournament(1)),
+        members(
+            Go("tournaments:detail", tournament(1), "error"),
+            404,
+            seated=Go("tournaments:detail", tournament(1), "success"),
+            waiting=Go("tournaments:detail", tournament(1), "success"),
+        ),
+        "post",
+    ),
+    Case(
+        "tournament-start",
+        url("tournaments:start", tournament(1)),
+        members(403, 404, creator=Go("tournaments:detail", tournament(1), "success")),
+        "post",
+    ),
+    Case(
+        "tournament-cancel",
+        url("tournaments:cancel", tournament(1)),
+        members(403, 404, creator=Go("tournaments:detail", tournament(1), "success")),
         "post",
     ),
     Case("logout", url("accounts:logout"), roles(Go("home", level=None)), "post"),

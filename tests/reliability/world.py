@@ -19,8 +19,9 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``open``: a public Farkle table waiting for players (ann seated);
 - ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
 
-The group has an invitation link (``world.group.invite_token``), a season running from today for a
-week (``world.season``, its number) and one that starts in a month (``world.upcoming_season``).
+The group has an invitation link (``world.group.invite_token``), a tournament its creator announced,
+number 1, which ``seated`` and ``waiting`` have entered (``world.tournament``), a season running from
+today for a week (``world.season``, its number) and one that starts in a month (``world.upcoming_season``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
 from seasons import services as seasons
 from tests.factories import UserFactory
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 ROLES = ("anonymous", "outsider", "member", "creator", "seated", "waiting", "spectator", "staff")
 USERNAMES = {
@@ -73,6 +76,7 @@ class World:
     task_id: str = ""  # a result of the worker's sweep (notices.tasks)
     push_device: int = 0  # the "seated" player's phone (notices.models.PushSubscription)
     unsubscribe_token: str = ""  # the turn e-mails' unsubscribe token of the "outsider"
+    tournament: Tournament | None = None  # the group's, open for entries (tournaments)
 
     def user(self, role: str):
         return self.users.get(role)
@@ -130,6 +134,18 @@ def build() -> World:
         device="Chrome on Android",
     ).pk
     world.unsubscribe_token = unsubscribe_token(u["outsider"])
+    soon = timezone.now() + timedelta(days=1)
+    world.tournament = tournament_services.tournament_create(
+        group_id=group.pk,
+        user=u["creator"],
+        name="Friday Swiss",
+        kind="farkle",
+        options={"goal": 3000},
+        starts_at=soon,
+        entries_close_at=soon,
+    )
+    for role in ("seated", "waiting"):
+        tournament_services.tournament_enter(tournament_id=world.tournament.pk, user=u[role])
     return world
 
 

@@ -1,5 +1,5 @@
-"""Time the profile, statistics, history, high-score, rating, group and season pages over many finished
-games.
+"""Time the profile, statistics, history, high-score, rating, group, tournament and season pages over
+many finished games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
@@ -35,6 +35,8 @@ from ratings.models import RatingChange
 from ratings.services import ratings_rebuild
 from seasons import services as season_services
 from seasons.models import Season
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 PREFIX = "bench"
 
@@ -69,6 +71,7 @@ class Command(BaseCommand):
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE")
+        running = self._tournaments(groups[0])
         self._seasons(groups[1])
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
@@ -95,6 +98,7 @@ class Command(BaseCommand):
             ("history", reverse("players:history", args=[me.username]), {}),
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
+            ("tournament page", running.get_absolute_url(), {}),
             # A group with a season running over its last 100 days of games and a closed one before it.
             ("group page with seasons", reverse("groups:detail", args=[groups[1].pk]), {}),
             ("season page, running", reverse("seasons:detail", args=[groups[1].pk, 2]), {}),
@@ -151,6 +155,31 @@ class Command(BaseCommand):
             )
         SeatReview.objects.bulk_create(rows, batch_size=2000)
         return len(rows)
+
+    def _tournaments(self, group) -> Tournament:
+        """The group's tournaments on its page: one open for entries and one under way (its first round's
+        ten games being played), made once; the one under way."""
+        found = Tournament.objects.filter(group=group, status=Tournament.Status.RUNNING).first()
+        if found is not None:
+            return found
+        members = [m.user for m in group.memberships.select_related("user").order_by("user_id")]
+        soon = timezone.now() + timedelta(days=7)
+        made = []
+        for name in (f"{PREFIX} cup", f"{PREFIX} swiss"):
+            tournament = tournament_services.tournament_create(
+                group_id=group.pk,
+                user=group.creator,
+                name=name,
+                kind=next(iter(catalogue.kinds())).slug,
+                starts_at=soon,
+                entries_close_at=soon,
+            )
+            for member in members:
+                tournament_services.tournament_enter(tournament_id=tournament.pk, user=member)
+            made.append(tournament)
+        tournament_services.tournament_start_now(tournament_id=made[1].pk, user=group.creator)
+        made[1].refresh_from_db()
+        return made[1]
 
     def _seasons(self, group) -> None:
         """Two seasons of the same game in ``group`` (once): the first closed (its table stored), the

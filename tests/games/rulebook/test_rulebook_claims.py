@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games import rulebook, rules
-from games.rules import farkle, painted_dicez, triple_quintzee, triple_yahtzee_99
+from games.rules import farkle, painted_dicez, quintzee, triple_quintzee, triple_yahtzee_99
 from tests.games.test_rules_pages import die_examples
 
 SLUGS = list(rulebook.BUILDERS)
@@ -63,6 +63,7 @@ def test_the_card_lists_every_box_once_with_the_engines_label(slug):
         (triple_quintzee.slug, (triple_quintzee.TOP, triple_quintzee.BOTTOM)),
         (triple_yahtzee_99.slug, (triple_yahtzee_99.UPPER, triple_yahtzee_99.LOWER)),
         (painted_dicez.slug, (painted_dicez.UPPER, painted_dicez.CENTER, painted_dicez.LOWER)),
+        (quintzee.slug, (quintzee.TOP, quintzee.BOTTOM)),
     ],
 )
 def test_the_cards_sections_start_where_the_engines_do(slug, sections):

@@ -15,14 +15,15 @@ from games import rules
 from games.rules.dice import make_dice
 
 SLUGS = list(rules.ENGINES)
-CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez")
+CARD_GAMES = ("triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee")
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 20_000
 TURN_ENDING = {"score", "skip", "bank", "farkle"}
 
 
-def test_all_four_engines_are_covered():
-    assert set(SLUGS) == {"triple-quintzee", "triple-yahtzee-99", "painted-dicez", "farkle"}
+def test_all_five_engines_are_covered():
+    assert set(SLUGS) == {"triple-quintzee", "triple-yahtzee-99", "painted-dicez", "quintzee", "farkle"}
+    assert set(PARTS) == set(SLUGS)
 
 
 # ---------------------------------------------------------------------------
@@ -111,6 +112,18 @@ def _check_pd(state: dict) -> None:
         )
 
 
+def _check_quintzee(state: dict) -> None:
+    q = rules.get("quintzee")
+    for card in state["cards"].values():
+        boxes = card["boxes"]
+        top, bottom = _sum(boxes, q.TOP), _sum(boxes, q.BOTTOM)
+        assert card["top_subtotal"] == top and card["bottom_subtotal"] == bottom
+        assert card["top_bonus"] == (35 if top >= 63 else 0)
+        assert card["quintzee_bonus"] % 100 == 0
+        assert card["quintzee_bonus"] == 0 or boxes["quintzee"] == 50
+        assert card["total"] == top + card["top_bonus"] + bottom + card["quintzee_bonus"]
+
+
 def _check_farkle(state: dict) -> None:
     assert set(state["banked"]) == set(state["players"])
     assert state["turn_points"] == sum(rules.get("farkle").score(faces) for faces in state["set_aside"])
@@ -121,6 +134,7 @@ PARTS = {
     "triple-quintzee": _check_tq,
     "triple-yahtzee-99": _check_ty99,
     "painted-dicez": _check_pd,
+    "quintzee": _check_quintzee,
     "farkle": _check_farkle,
 }
 
@@ -281,7 +295,7 @@ def _options(slug: str, rng: random.Random) -> dict | None:
 # Whole games
 
 
-TURNS = {"triple-quintzee": 39, "painted-dicez": 20}
+TURNS = {"triple-quintzee": 39, "painted-dicez": 20, "quintzee": 13}
 
 
 def _check_end(game: Game) -> None:

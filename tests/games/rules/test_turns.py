@@ -1,5 +1,5 @@
 """The turn core (games/rules/turns.py) as every engine shows it: the same wrong action gets the same
-sentence in all four games, checked in the same order; resign, skip and the last player standing."""
+sentence in all five games, checked in the same order; resign, skip and the last player standing."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ ACTIONS = {
     "triple-quintzee": "roll, score, resign and skip",
     "triple-yahtzee-99": "roll, score, resign and skip",
     "painted-dicez": "roll, score, resign and skip",
+    "quintzee": "roll, score, resign and skip",
     "farkle": "roll, bank, resign and skip",
 }
 # What a roll names its dice with.
@@ -291,7 +292,7 @@ def test_every_engine_starts_with_the_same_core_keys(slug):
     assert (engine.min_players, engine.max_players) == (1, 6)
 
 
-# --- property: the four engines agree on any mistake that is not a game's own ------------------------
+# --- property: the engines agree on any mistake that is not a game's own ------------------------
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=4),

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class DailyConfig(AppConfig):
+    name = "daily"
+    verbose_name = "Daily challenge"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from coach import hints
+        from daily import seeds, tasks  # noqa: F401 - tasks: the close of each day, for the worker
+        from games import models
+
+        # A daily game's seed is its day's, shared with every game of that day still to be played.
+        models.hold_seed_back(seeds.holds_seed)
+        # A contest of each player's own play, graded by the coach afterwards.
+        hints.refuse_hints(seeds.no_hints)
