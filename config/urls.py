@@ -21,6 +21,7 @@ urlpatterns = [
     path("play/", include("pairing.urls")),
     path("daily/", include("daily.urls")),
     path("groups/", include("groups.urls")),
+    path("groups/<id:group_id>/seasons/", include("seasons.urls")),
     path("groups/<id:group_id>/tournaments/", include("tournaments.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),

@@ -117,6 +117,10 @@ class NoticesConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
         """A message in one of the player's groups (the group page shows it live)."""
         await self.send_json({"type": "group_chat", "group": event["group"], "message": event["message"]})
 
+    async def notices_group_changed(self, event: dict) -> None:
+        """A part of one of the player's groups' pages changed (a season's table): the page reads it anew."""
+        await self.send_json({"type": "group_changed", "group": event["group"], "part": event["part"]})
+
     async def notices_changed(self, event: dict) -> None:
         """The player's lists changed: a game of theirs may have started, so follow it before reading."""
         if not await self._follow():

@@ -173,6 +173,49 @@ def added_to_group(group, user, by) -> None:
         push.enqueue(user, "group", message)
 
 
+def season_opened(
+    users, *, group, number: int, game: str, first_day: str, last_day: str, url: str, by
+) -> None:
+    """A group's creator (``by``) opened a season (its ``number`` in the group) of ``game`` from
+    ``first_day`` to ``last_day``: a notice to each of ``users`` but ``by``, and a push message to each
+    of their devices that take group news, as being added to a group does."""
+    text = gettext_noop("%(player)s opened a season of %(game)s in %(group)s, from %(first)s to %(last)s.")
+    params = {"player": by.username, "game": game, "group": group.name, "first": first_day, "last": last_day}
+    told = [user for user in users if user.pk != by.pk]
+    for user in told:
+        feed.tell(user, text, url, params)
+        with speaking(user):
+            message = push.payload(
+                title=_("A new season"), body=_(text) % params, url=url, tag=f"season-{group.pk}-{number}"
+            )
+        push.enqueue(user, "group", message)
+    tell_users_on_commit([user.username for user in told])
+
+
+def season_closed(users, *, group, number: int, game: str, champions: list[str], url: str) -> None:
+    """A group's season of ``game`` closed with ``champions`` (none when no game counted): a notice to
+    each of ``users`` and a push message to each of their devices that take group news."""
+    if champions:
+        text = gettext_noop("The season of %(game)s in %(group)s is over: %(champion)s won it.")
+    else:
+        text = gettext_noop("The season of %(game)s in %(group)s is over; no game counted.")
+    params = {"game": game, "group": group.name, "champion": ", ".join(champions)}
+    for user in users:
+        feed.tell(user, text, url, params)
+        with speaking(user):
+            message = push.payload(
+                title=_("A season is over"), body=_(text) % params, url=url, tag=f"season-{group.pk}-{number}"
+            )
+        push.enqueue(user, "group", message)
+    tell_users_on_commit([user.username for user in users])
+
+
+def group_changed(usernames, group_id: int, part: str) -> None:
+    """Tell these players' pages that a part of the group's page (``part``, e.g. "seasons") changed,
+    once the transaction has committed: a group page or a page of the group's shows it anew."""
+    tell_users_on_commit(usernames, {"type": "notices.group_changed", "group": group_id, "part": part})
+
+
 def _at_table(game: Game, user) -> bool:
     return user.username in connected_usernames(game.pk)
 

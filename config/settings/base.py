@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "pairing",
     "daily",
     "tournaments",
+    "seasons",
     "play",
     "django_tasks",
     "django_tasks_db",

@@ -4,6 +4,7 @@ German, ``{{ average|figure:"-1" }}`` rounds as floatformat does and groups the 
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 
 from django import template
@@ -32,10 +33,11 @@ def figure(value, digits: str = ""):
 
 @register.filter
 def long_date(value):
-    """A date as a sentence says it, in the active language's LONG_DATE_FORMAT."""
+    """A date (or a moment: its day in the site's time zone) as a sentence says it, in the active
+    language's LONG_DATE_FORMAT."""
     if not value:
         return ""
-    shown = timezone.localtime(value) if timezone.is_aware(value) else value
+    shown = timezone.localtime(value) if isinstance(value, datetime) and timezone.is_aware(value) else value
     for module in formats.get_format_modules(get_language()):
         if hasattr(module, "LONG_DATE_FORMAT"):
             return dateformat.format(shown, module.LONG_DATE_FORMAT)

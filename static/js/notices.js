@@ -41,6 +41,8 @@ function Notices(el) {
       if (message.type === 'notices') show(message);
       // A group page listens for its chat (static/js/group-chat.js).
       else if (message.type === 'group_chat') document.dispatchEvent(new CustomEvent('dicehall:group-chat', { detail: message }));
+      // A part of a group's pages changed (a season's table: static/js/group-live.js).
+      else if (message.type === 'group_changed') document.dispatchEvent(new CustomEvent('dicehall:group-changed', { detail: message }));
     };
     ws.onclose = (e) => {
       clearInterval(ping);

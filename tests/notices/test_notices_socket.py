@@ -17,6 +17,7 @@ from games import rules
 from games.models import Game
 from games.tables import services
 from groups import services as group_services
+from notices import services as notices
 from notices.models import Notice
 from tests.factories import GroupFactory, UserFactory
 from tests.protocol import message_types, validate_notices
@@ -259,6 +260,11 @@ async def test_every_kind_of_frame_the_socket_sends_follows_the_schema(make_user
         await database_sync_to_async(chat.post_to_group)(group_id=group.pk, user=ann, text="Friday?")
         received.append(validate_notices(await header.next()))
         assert received[-1]["type"] == "group_chat"
+
+        # A part of the group's pages changed (a season's table: seasons.live).
+        await database_sync_to_async(notices.group_changed)(["bob"], group.pk, "seasons")
+        received.append(validate_notices(await header.next()))
+        assert received[-1] == {"type": "group_changed", "group": group.pk, "part": "seasons"}
 
         settings.WS_RATE_MESSAGES_PER_10S = 1  # this socket has sent more than that in the last 10 s
         refused = await answer('{"type": "ping"}')

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
 from http.cookies import SimpleCookie
 from urllib.parse import quote
 
@@ -86,6 +86,10 @@ def game(name: str) -> Callable:
 
 def group(w: W.World) -> dict:
     return {"group_id": w.group.pk}
+
+
+def season(w: W.World) -> dict:
+    return {"group_id": w.group.pk, "number": w.season}
 
 
 def a_tournament(w: W.World) -> dict:
@@ -200,6 +204,16 @@ ROUTES: dict[str, Route] = {
     "groups/<group_id>/invite/": Route(group, owner="creator"),
     "groups/<group_id>/invite/revoke/": Route(group, owner="creator"),
     "groups/join/<token>/": Route(lambda w: {"token": w.group.invite_token}, owner="outsider"),
+    "groups/<group_id>/seasons/new/": Route(
+        group,
+        owner="creator",
+        form={"kind": "painted-dicez", "first_day": str(date.today()), "last_day": str(date.today())},
+    ),
+    "groups/<group_id>/seasons/<number>/": Route(season, owner="member"),
+    "groups/<group_id>/seasons/<number>/end/": Route(season, owner="creator"),
+    "groups/<group_id>/seasons/<number>/delete/": Route(
+        lambda w: {"group_id": w.group.pk, "number": w.upcoming_season}, owner="creator"
+    ),
     # A group's tournaments (tournaments/): the creator's form and buttons, a member's entry.
     "groups/<group_id>/tournaments/new/": Route(group, owner="creator", form=NEW_TOURNAMENT),
     "groups/<group_id>/tournaments/<number>/": Route(a_tournament, owner="creator"),

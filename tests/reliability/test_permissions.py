@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -94,6 +94,14 @@ def game(name: str) -> Callable:
 
 def group_args(w) -> list:
     return [w.group.pk]
+
+
+def season_args(w) -> list:
+    return [w.group.pk, w.season]
+
+
+def upcoming_args(w) -> list:
+    return [w.group.pk, w.upcoming_season]
 
 
 def tournament(number: int) -> Callable:
@@ -198,6 +206,13 @@ GET_CASES = [
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         signed_in(405),
     ),
+    # A group's seasons (seasons): its members see them, its creator manages them; outsiders learn nothing.
+    Case("season-new", url("seasons:new", group_args), members(403, 404, creator=200)),
+    Case("season-detail", url("seasons:detail", season_args), members(200, 404)),
+    Case("season-upcoming", url("seasons:detail", upcoming_args), members(200, 404)),
+    Case("season-missing", path("/groups/{w.group.pk}/seasons/999999/"), members(404, 404)),
+    Case("season-end-get", url("seasons:end", season_args), signed_in(405)),
+    Case("season-delete-get", url("seasons:delete", season_args), signed_in(405)),
     # A group's tournaments (issue 35): its members see them, its creator announces and manages them.
     Case("tournament-new", url("tournaments:new", group_args), members(403, 404, creator=200)),
     Case("tournament-detail", url("tournaments:detail", tournament(1)), members(200, 404)),
@@ -340,6 +355,17 @@ NEW_TOURNAMENT = {
     "entries_close_at": _SOON,
     "tz": "Europe/Berlin",
 }
+
+
+def _days_from_today(first: int, last: int) -> dict:
+    today = date.today()
+    return {
+        "first_day": (today + timedelta(days=first)).isoformat(),
+        "last_day": (today + timedelta(days=last)).isoformat(),
+    }
+
+
+NEW_SEASON = {"kind": "painted-dicez", **_days_from_today(1, 7)}
 
 POST_CASES = [
     Case("new", url("games:new"), signed_in(GoNew("/games/")), "post", NEW_GAME),
@@ -508,6 +534,33 @@ POST_CASES = [
         "member-remove",
         url("groups:member_remove", lambda w: [w.group.pk, w.users["member"].pk]),
         members(403, 404, creator=Go("groups:detail", group_args, "success")),
+        "post",
+    ),
+    # Seasons: the creator opens one (the group's third), ends the running one, deletes the upcoming one;
+    # a running one is not deleted (its page, with why).
+    Case(
+        "season-open",
+        url("seasons:new", group_args),
+        members(403, 404, creator=Go("seasons:detail", lambda w: [w.group.pk, 3], "success")),
+        "post",
+        NEW_SEASON,
+    ),
+    Case(
+        "season-end",
+        url("seasons:end", season_args),
+        members(403, 404, creator=Go("seasons:detail", season_args, "success")),
+        "post",
+    ),
+    Case(
+        "season-delete",
+        url("seasons:delete", upcoming_args),
+        members(403, 404, creator=Go("groups:detail", group_args, "success")),
+        "post",
+    ),
+    Case(
+        "season-delete-running",
+        url("seasons:delete", season_args),
+        members(403, 404, creator=Go("seasons:detail", season_args, "error")),
         "post",
     ),
     # Today's game of a kind in the daily challenge: a new game for anyone signed in.

@@ -19,8 +19,9 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``open``: a public Farkle table waiting for players (ann seated);
 - ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
 
-The group has an invitation link (``world.group.invite_token``) and a tournament its creator announced,
-number 1, which ``seated`` and ``waiting`` have entered (``world.tournament``).
+The group has an invitation link (``world.group.invite_token``), a tournament its creator announced,
+number 1, which ``seated`` and ``waiting`` have entered (``world.tournament``), a season running from
+today for a week (``world.season``, its number) and one that starts in a month (``world.upcoming_season``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from groups.models import Group
 from notices.models import PushSubscription
 from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
+from seasons import services as seasons
 from tests.factories import UserFactory
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
@@ -68,6 +70,8 @@ class World:
     users: dict = field(default_factory=dict)  # role -> user (no "anonymous")
     games: dict = field(default_factory=dict)  # name -> Game
     group: Group | None = None
+    season: int = 0  # the number of the group's season (seasons), running from today for a week
+    upcoming_season: int = 0  # the number of one that starts in a month
     auth_group: AuthGroup | None = None
     task_id: str = ""  # a result of the worker's sweep (notices.tasks)
     push_device: int = 0  # the "seated" player's phone (notices.models.PushSubscription)
@@ -100,6 +104,15 @@ def build() -> World:
         group_services.group_add_member(group_id=group.pk, user=u["creator"], username=u[role].username)
     group.invite_token = group_services.group_invite_create(group_id=group.pk, user=u["creator"])
     world.group = group
+    today = timezone.localdate()
+    week = today + timedelta(days=6)
+    world.season = seasons.season_open(
+        group_id=group.pk, user=u["creator"], kind="farkle:3000", first_day=today, last_day=week
+    ).number
+    month = today + timedelta(days=30)
+    world.upcoming_season = seasons.season_open(
+        group_id=group.pk, user=u["creator"], kind="triple-quintzee", first_day=month, last_day=month
+    ).number
     for kind in KINDS:
         world.games[f"public-{kind}"] = _table(u["seated"], [u["waiting"]], kind)
     world.games["group"] = _table(u["seated"], [u["waiting"]], group=group)

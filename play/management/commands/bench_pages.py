@@ -1,5 +1,5 @@
-"""Time the profile, statistics, history, high-score, rating, group and tournament pages over many
-finished games.
+"""Time the profile, statistics, history, high-score, rating, group, tournament and season pages over
+many finished games.
 
     python manage.py bench_pages --games 20000      (run it on PostgreSQL: DATABASE_URL=postgres://...)
 
@@ -30,8 +30,11 @@ from games.models import Game, Seat
 from games.results.seed import seed_finished_games
 from groups import services as group_services
 from groups.models import Group
+from ratings import kinds as rating_kinds
 from ratings.models import RatingChange
 from ratings.services import ratings_rebuild
+from seasons import services as season_services
+from seasons.models import Season
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
@@ -69,6 +72,7 @@ class Command(BaseCommand):
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE")
         running = self._tournaments(groups[0])
+        self._seasons(groups[1])
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         self.stdout.write(f"database: {connection.vendor}, finished games: {total}, players: {len(users)}")
         client = Client(HTTP_HOST="localhost")
@@ -95,6 +99,10 @@ class Command(BaseCommand):
             ("history page 10", reverse("players:history", args=[me.username]), {"page": 10}),
             ("group page", reverse("groups:detail", args=[groups[0].pk]), {}),
             ("tournament page", running.get_absolute_url(), {}),
+            # A group with a season running over its last 100 days of games and a closed one before it.
+            ("group page with seasons", reverse("groups:detail", args=[groups[1].pk]), {}),
+            ("season page, running", reverse("seasons:detail", args=[groups[1].pk, 2]), {}),
+            ("season page, closed", reverse("seasons:detail", args=[groups[1].pk, 1]), {}),
             ("ratings group " + first.slug, reverse("ratings"), {"kind": first.slug, "group": groups[0].pk}),
             ("api stats " + last.slug, reverse("api_player_stats", args=[me.username]), {"kind": last.slug}),
             ("api highscores", reverse("api_highscores"), {"kind": first.slug}),
@@ -172,6 +180,33 @@ class Command(BaseCommand):
         tournament_services.tournament_start_now(tournament_id=made[1].pk, user=group.creator)
         made[1].refresh_from_db()
         return made[1]
+
+    def _seasons(self, group) -> None:
+        """Two seasons of the same game in ``group`` (once): the first closed (its table stored), the
+        second running over the group's games of the last 100 days. Opened "in the past" (the services'
+        injected clock), as a creator would have opened them then."""
+        if Season.objects.filter(group=group).exists():
+            return
+        now = timezone.now()
+        kind = rating_kinds.every()[0]
+        first = now - timedelta(days=119)
+        season_services.season_open(
+            group_id=group.pk,
+            user=group.creator,
+            kind=kind,
+            first_day=timezone.localdate(first),
+            last_day=timezone.localdate(first) + timedelta(days=17),
+            now=first,
+        )
+        second = now - timedelta(days=100)
+        season_services.season_open(
+            group_id=group.pk,
+            user=group.creator,
+            kind=kind,
+            first_day=timezone.localdate(second),
+            last_day=timezone.localdate(now) + timedelta(days=7),
+            now=second,
+        )
 
     def _users(self, n: int) -> list:
         model = get_user_model()
