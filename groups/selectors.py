@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import connection
+from django.db.models import Count, Max
+from django.utils import translation
 
 from games import catalogue
 from games.models import Game
@@ -79,13 +82,31 @@ def head_to_head(group: Group) -> list[dict]:
     return sorted(records, key=lambda r: (r["a"], r["b"]))
 
 
+# The group page's lists are kept this long at most; a game of the group that ends changes their key.
+BOARDS_KEPT_SECONDS = 600
+
+
 def leaderboards(group: Group) -> list[dict]:
-    """Top ten of each list within the group (the full lists, with the viewer's rank, are on /highscores/)."""
-    return [
-        shown_board(kind, goal=goal, group_id=group.pk, limit=10)
-        for kind in catalogue.kinds()
-        for goal in kind.variants()
-    ]
+    """Top ten of each list within the group (the full lists, with the viewer's rank, are on /highscores/).
+
+    Read once per finished game of the group and language, then kept: one query a list (seven lists:
+    about 50 ms of a 20,000-game site's group page, docs/BENCHMARKS.md) for a page that is read far more
+    often than the group's games end. The key holds the number of the group's finished games and the
+    last one's end, so a game that ends is on the next page."""
+    finished = Game.objects.filter(group=group, status=Game.Status.FINISHED).aggregate(
+        count=Count("id"), last=Max("finished_at")
+    )
+    last = finished["last"].timestamp() if finished["last"] else 0
+    key = f"group-boards:{group.pk}:{finished['count']}:{last}:{translation.get_language()}"
+    boards = cache.get(key)
+    if boards is None:
+        boards = [
+            shown_board(kind, goal=goal, group_id=group.pk, limit=10)
+            for kind in catalogue.kinds()
+            for goal in kind.variants()
+        ]
+        cache.set(key, boards, BOARDS_KEPT_SECONDS)
+    return boards
 
 
 def records_of(group: Group, player) -> list[dict]:

@@ -7,6 +7,7 @@ import time
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 from django.core.management.base import CommandError
 from django.db import connections
 from django.test import TransactionTestCase
@@ -108,6 +109,14 @@ def _language_left_as_found():
     by tests/games/rulebook/test_rulebook_shared.py failed. Each test ends with the default language."""
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _cache_left_empty():
+    """What a test put in the default cache (a group page's lists: groups.selectors.leaderboards) is not
+    found by the next: its keys name rows by ids and times, which another test's database can repeat."""
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -277,3 +277,20 @@ def test_the_group_page_shows_the_viewers_own_records_and_a_page_every_pair(
     assert "<td>bob</td>" in page and "ann vs bob" not in page
     every = client.get(reverse("groups:head_to_head", args=[group.pk])).content.decode()
     assert "ann vs bob" in every and "bob vs cid" in every
+
+
+def test_the_group_pages_lists_are_kept_until_a_game_of_the_group_ends(ann, bob, scripted_dice):
+    from groups.selectors import leaderboards
+
+    group = group_services.group_create(creator=bob, name="Boards")
+    group_services.group_add_member(group_id=group.pk, user=bob, username="ann")
+
+    def farkle_3000() -> dict:
+        return next(b for b in leaderboards(group) if b["kind"] == "farkle" and b["goal"] == 3000)
+
+    first = farkle_game(ann, bob, scripted_dice, group=group)
+    assert [e["game"] for e in farkle_3000()["entries"]] == [first.pk]
+    farkle_game(ann, bob, scripted_dice)  # outside the group: the kept lists stand
+    assert [e["game"] for e in farkle_3000()["entries"]] == [first.pk]
+    second = farkle_game(ann, bob, scripted_dice, group=group)
+    assert [e["game"] for e in farkle_3000()["entries"]] == [first.pk, second.pk]
