@@ -266,9 +266,16 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     board = ann.locator("table.board").filter(has=ann.locator("caption", has_text="Farkle (3000)"))
     expect(board.locator("tbody tr")).to_have_count(1)
     expect(board.locator("tbody tr td")).to_have_text(["1", "ann", "2", "3700", re.compile(r"^Game #\d+")])
-    expect(ann.locator("main")).to_contain_text("ann vs bob")
+    # Her own record against bob on the group's page; every pair on the head-to-head page.
+    expect(ann.locator("section[aria-labelledby=h2h-heading] tbody tr td")).to_have_text(
+        ["bob", "1", "1\u20130", "0"]
+    )
     check_axe(ann, "group page with results")
     screens(ann, snap, "group-leaderboard")
+    ann.get_by_role("link", name="Every pair of members").click()
+    expect(ann.locator("main tbody tr td")).to_have_text(["ann vs bob", "1", "1\u20130", "0"])
+    check_axe(ann, "head to head")
+    ann.go_back()
 
     # The replay, from the group's recent results: the Farkle and the hot dice again, then the end.
     ann.get_by_role("link", name=f"Farkle (3000) #{game_id}").click()

@@ -19,7 +19,7 @@ from django_tasks_db.models import DBTaskResult
 
 from tests.computers.worker import run_due_tasks
 from tests.reliability.conftest import ON_POSTGRES
-from tests.tournaments.helpers import announce, end, everyone_enters, group_of, round_games
+from tests.tournaments.tournament_helpers import announce, end, everyone_enters, group_of, round_games
 from tournaments import services, tasks
 from tournaments.models import Round
 

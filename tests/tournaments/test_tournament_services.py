@@ -15,7 +15,7 @@ from games.models import Game
 from groups import services as group_services
 from notices.models import Notice
 from tests.computers.worker import run_due_tasks
-from tests.tournaments.helpers import announce, end, everyone_enters, group_of, round_games
+from tests.tournaments.tournament_helpers import announce, end, everyone_enters, group_of, round_games
 from tournaments import rounds, selectors, services, tasks
 from tournaments.models import Bye, Entry, Round, Tournament
 
