@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import quintzee as engine
 from games.rules.quintzee import BOTTOM, FACE, LABELS, TOP
 
-from . import Rulebook
+from . import Rulebook, triple_quintzee
 from .shared import YOU, card_rows, card_turn, example, face_texts, par_rolls
 
 TEXTS = face_texts(FACE) | {
@@ -20,21 +20,8 @@ TEXTS = face_texts(FACE) | {
     "quintzee": _("All five dice alike: 50."),
     "chance": _("Anything at all: all five dice added up."),
 }
-SAMPLES = {
-    "ones": [1, 4, 1, 6, 1],
-    "twos": [2, 5, 2, 3, 2],
-    "threes": [3, 3, 1, 6, 4],
-    "fours": [4, 4, 4, 4, 2],
-    "fives": [5, 1, 5, 2, 3],
-    "sixes": [6, 6, 6, 2, 6],
-    "three_of_a_kind": [4, 4, 1, 4, 6],
-    "four_of_a_kind": [2, 2, 6, 2, 2],
-    "full_house": [3, 6, 3, 6, 3],
-    "small_straight": [1, 2, 3, 4, 6],
-    "large_straight": [2, 3, 4, 5, 6],
-    "quintzee": [5, 5, 5, 5, 5],
-    "chance": [6, 5, 4, 3, 3],
-}
+# The same boxes as a column of Triple Quintzee: the same sample rolls.
+SAMPLES = triple_quintzee.SAMPLES
 SECTIONS = {TOP[0]: _("Top section"), BOTTOM[0]: _("Bottom section")}
 # Single rolls on an empty card, one box each: (dice, box, why).
 SINGLES = (
