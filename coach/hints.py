@@ -65,7 +65,8 @@ def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
 def hint_frame(kind: str, state: dict, options: dict, seq: int, language: str = "en") -> dict:
     """The hint as the socket sends it (docs/protocol.md), its text in the asker's ``language``: pure
     computation, run off the event loop."""
-    best = bots.best(kind, state)
+    stake = bots.stake(kind, state)
+    best = stake.best
     with translation.override(language):
         text = i18n.render([judge.said(kind, state, best.action)])
     return {
@@ -73,6 +74,7 @@ def hint_frame(kind: str, state: dict, options: dict, seq: int, language: str = 
         "seq": seq,
         "action": best.action,
         "text": text,
-        "value": round(best.value, 1),
+        "value": round(best.value * (100 if stake.measure == "win" else 1), 1),
+        "measure": stake.measure,
         "decision": bots.decision(kind, state),
     }

@@ -16,10 +16,16 @@ from games.rules.messages import Message, english
 SCALE_FRACTION = 0.25
 # Below this many expected points a cost is rounding in the expert's arithmetic, not a mistake.
 EPSILON = 1e-6
+# lichess's accuracy of a move from the winning percentage it lost (lichess.org/page/accuracy):
+# 103.1668 x exp(-0.04354 x loss) - 3.1669, used for the decisions judged by the chance of winning.
+WIN_A, WIN_K, WIN_B = 103.1668, 0.04354, 3.1669
 
 
 @dataclass(frozen=True)
 class Judgement:
+    """``measure``: "points" (values and cost in expected points) or "win" (in percent of a chance of
+    winning: the decision's stake, games.bots.stake)."""
+
     action: dict
     expert: dict
     expert_value: float
@@ -31,6 +37,7 @@ class Judgement:
     # The same words as a message (games.rules.messages), said in each reader's language when shown.
     expert_say: Message
     say: Message
+    measure: str = "points"
 
 
 def turn_worth(slug: str, options: dict | None) -> float:
@@ -41,6 +48,14 @@ def turn_worth(slug: str, options: dict | None) -> float:
 def decision_accuracy(cost: float, worth: float) -> float:
     """100 for the expert's choice, falling off exponentially with the cost measured in turns."""
     return 100.0 * math.exp(-cost / (SCALE_FRACTION * worth))
+
+
+def win_accuracy(lost: float) -> float:
+    """lichess's accuracy of a move that lost ``lost`` percentage points of winning chance: 100 for
+    none, 50 for about 16, near 0 from 80."""
+    if lost <= 0:
+        return 100.0
+    return max(0.0, min(100.0, WIN_A * math.exp(-WIN_K * lost) - WIN_B))
 
 
 def game_accuracy(accuracies: list[float]) -> float | None:
@@ -59,23 +74,31 @@ def judged(slug: str, state: dict, player: str, action: dict) -> bool:
 
 
 def judge(slug: str, state: dict, action: dict, options: dict | None = None) -> Judgement:
-    """The expert's view of ``action`` played in ``state``."""
-    best = bots.best(slug, state)
-    played = bots.value(slug, state, action)
-    cost = best.value - played
+    """The expert's view of ``action`` played in ``state``, on the measure of the state's stake:
+    expected points, or where the expert plays for the exact chance of winning, that chance in percent
+    (the cost then weighed as lichess weighs winning chances lost)."""
+    stake = bots.stake(slug, state)
+    best, played = stake.best, stake.value(action)
+    scale = 100.0 if stake.measure == "win" else 1.0
+    cost = (best.value - played) * scale
     cost = 0.0 if cost < EPSILON else cost
+    if stake.measure == "win":
+        accuracy = win_accuracy(cost)
+    else:
+        accuracy = decision_accuracy(cost, turn_worth(slug, options))
     expert_say, say = said(slug, state, best.action), said(slug, state, action)
     return Judgement(
         action=action,
         expert=best.action,
-        expert_value=best.value,
-        value=played,
+        expert_value=best.value * scale,
+        value=played * scale,
         cost=cost,
-        accuracy=decision_accuracy(cost, turn_worth(slug, options)),
+        accuracy=accuracy,
         expert_text=english([expert_say]),
         text=english([say]),
         expert_say=expert_say,
         say=say,
+        measure=stake.measure,
     )
 
 

@@ -29,7 +29,9 @@ def replay_review(game: Game) -> dict | None:
         player = names[seat_review.seat_id]
         for d in seat_review.decisions:
             steps[d["seq"]] = {"player": player, **_note(d)}
-        worst = sorted((d for d in seat_review.decisions if d["cost"] > 0), key=lambda d: -d["cost"])
+        # By accuracy, the one scale of points and winning chances alike (in points, the same order).
+        costly = (d for d in seat_review.decisions if d["cost"] > 0)
+        worst = sorted(costly, key=lambda d: (d["accuracy"], -d["cost"]))
         shown.append(
             {
                 "player": player,
@@ -50,6 +52,7 @@ def _note(d: dict) -> dict:
         "turn": d.get("turn"),
         "roll": d.get("roll"),
         "cost": d["cost"],
+        "measure": d.get("measure", "points"),
         "accuracy": d["accuracy"],
         "text": _words(d, "say", "text"),
         "expert_text": _words(d, "expert_say", "expert_text"),

@@ -52,6 +52,7 @@ def seat_decisions(game: Game) -> dict[int, list[dict]]:
                 "value": round(j.value, 3),
                 "cost": round(j.cost, 3),
                 "accuracy": round(j.accuracy, 2),
+                "measure": j.measure,
             }
         )
     return out
@@ -111,7 +112,8 @@ def _seat_review(review: Review, seat, game: Game, judged: list[dict]) -> SeatRe
         kind=game.kind,
         finished_at=game.finished_at,
         decision_count=len(judged),
-        total_cost=round(sum(d["cost"] for d in judged), 3),
+        # Expected points only: a decision judged by the chance of winning has its cost in percent.
+        total_cost=round(sum(d["cost"] for d in judged if d.get("measure", "points") == "points"), 3),
         accuracy=None if accuracy is None else round(accuracy, 2),
         decisions=judged,
     )

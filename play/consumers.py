@@ -78,7 +78,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.limiter = ConnectionLimiter(self.user.pk)
         # Join the group before reading the snapshot so that no event falls between the two; an event
-        # the snapshot already holds arrives with an old seq and the client drops it.
+        # the snapshot already holds arrives with an old seq and is not sent (game_message).
         if not await self._layer_call("group_add", self.group, self.channel_name):
             # Without the group this socket would never hear of other players' moves: refuse it, and
             # let the client reconnect with back-off (docs/protocol.md).
@@ -329,7 +329,11 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         if "text" in event:  # a payload encoded once for every socket (games.live.broadcast.layer_message)
             seq = event.get("seq")
             move_async.heard(self.game_id, seq)
-            if seq is not None and seq > self.sent_seq:
+            if seq is not None:
+                # This socket has it already: in its snapshot or a catch-up, or a broadcast sent again
+                # (games.live.broadcast) after a layer call timed out that had gone out after all.
+                if seq <= self.sent_seq:
+                    return
                 self.sent_seq = seq
             await self.send_text(event["text"])
             return

@@ -210,12 +210,14 @@ if sys.argv[1:2] == ["worker"]:
     DB_POOL_TIMEOUT = min(DB_POOL_TIMEOUT, WORKER_DB_OUTAGE_LIMIT / 2)
 
 REDIS_URL = env("REDIS_URL", default="")
-# With Redis, the pub/sub layer, as channels-redis ships it: it fans a group message out with one
-# PUBLISH instead of one list push per member, holds one connection per process (no pool to exhaust
-# when hundreds of sockets connect at once) and measured about twice the throughput of
-# RedisChannelLayer on this hardware. It keeps no backlog for a socket that is gone, which the
-# protocol's `sync` and games.live.catchup cover.
-CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer")
+# With Redis, a pub/sub layer: a group message fans out with one PUBLISH instead of one list push per
+# member, one connection per process (no pool to exhaust when hundreds of sockets connect at once), no
+# backlog for a socket that is gone (the protocol's `sync` and games.live.catchup cover it). The
+# project's own (infra/pipelined_layer.py, on redis-py's public API) sends what waits in one pipeline;
+# channels-redis's RedisPubSubChannelLayer, which awaits each PUBLISH in turn, measured 16 % fewer moves
+# a second at saturation and a p99 over 100 ms at 250 tables in three runs of five (docs/BENCHMARKS.md,
+# "Issue 33, fifth stop"); it stays selectable here.
+CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="infra.pipelined_layer.PipelinedLayer")
 
 
 def _site_key(database_name) -> str:

@@ -16,6 +16,11 @@ as a person's.
   in which the coach weighs a cost: Farkle's exact optimum, the card games' measured expert mean.
 - ``decision(slug, state)``: whether the player to move has a choice at all (a turn's first roll does
   not); the coach judges only decisions.
+- ``stake(slug, state)``: what the expert plays for in this state, and how it values each action on
+  that measure: ``"win"``, the exact chance of winning, where the expert knows it exactly and plays
+  for it (a card game's last turn once every other player's card is full: the score to beat is known;
+  Farkle's final round: the goal must be banked this turn), else ``"points"``, ``best`` and ``value``.
+  The coach judges a decision on its stake's measure, the hint is its stake's best action.
 
 Which players play a game is part of its declaration (games/declaration.py): the engine names its own
 (``PLAYERS``: Farkle's ``games.bots.farkle``; the card games' evaluations of their cards, ``quintzee``,
@@ -45,14 +50,25 @@ class Choice:
     value: float
 
 
+class Stake(NamedTuple):
+    """What the expert plays for in a state (``measure``: "points" or "win"), its best action and the
+    value of any action on that measure (a chance from 0 to 1 for "win")."""
+
+    measure: str
+    best: Choice
+    value: Callable[[dict], float]
+
+
 class Players(NamedTuple):
-    """One game's computer players: what its declaration's ``players`` answers (a class with these four
-    methods does as well)."""
+    """One game's computer players: what its declaration's ``players`` answers (a class with these
+    methods does as well). ``to_win(state)``, optional: the "win" ``Stake`` where the expert plays for
+    the exact chance of winning, else None."""
 
     choose: Callable[[dict, str, random.Random], dict]
     best: Callable[[dict], Choice]
     value: Callable[[dict, dict], float]
     turn_worth: Callable[[dict | None], float]
+    to_win: Callable[[dict], Stake | None] | None = None
 
 
 def players(slug: str) -> Any:
@@ -82,6 +98,15 @@ def value(slug: str, state: dict, action: dict) -> float:
 
 def turn_worth(slug: str, options: dict | None = None) -> float:
     return players(slug).turn_worth(options)
+
+
+def stake(slug: str, state: dict) -> Stake:
+    game = players(slug)
+    to_win = getattr(game, "to_win", None)
+    won = to_win(state) if to_win is not None else None
+    if won is not None:
+        return won
+    return Stake("points", game.best(state), lambda action: game.value(state, action))
 
 
 def decision(slug: str, state: dict) -> bool:

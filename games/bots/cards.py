@@ -14,6 +14,10 @@ decisions of the turn are look-ups.
   re-roll left, the dice are worth the best placement: the points now plus the change in the fitted
   value of the card (games/bots/cardvalue.py). With one re-roll left, a hold is worth the expectation of
   that over the re-rolled dice; with two, the expectation of the best of [scoring, every next hold].
+- **expert, the last turn** (``to_win``): once every other active player's card is full, the score to
+  beat is known, and the expert plays for the exact chance of finishing ahead of it instead (a tie
+  counts half; equal chances go to the play worth more points); the coach judges that turn by the
+  chance of winning (games/bots/__init__.py, ``stake``).
 - **good**: one roll of look-ahead, greedy: a hold is worth the expected best points *now* after one
   more roll, whatever the rolls left; a box is worth its points now.
 - **easy**: the good player's values, but one decision in three is a random one of the top three.
@@ -112,6 +116,98 @@ class Turn:
         return float(self.evaluator.value(box, action.get("column"), v, self.game.flag(box, faces)))
 
 
+class WinTurn:
+    """A player's last turn once every other active player's card is full: the score to beat is known,
+    and the expert plays for the exact chance of finishing ahead of it (a tie, a shared win, counts
+    half). ``chance`` holds that chance over the dice (the evaluation's points now, ``fitted=False``,
+    give the total each placement ends on); ``points`` the points the turn adds, which settle a choice
+    between plays of the same chance (more for the high-score list)."""
+
+    def __init__(self, game: Any, card: dict, target: int):
+        c = codes(game)
+        self.game, self.universe = game, c.universe
+        self.evaluator = game.Evaluator(card, False)
+        need = target - card["total"]
+        rows = len(c.universe.rows[DICE])
+        chance = np.full(rows, -math.inf)
+        points = np.full(rows, -math.inf)
+        for box, picked in self.evaluator.placements:
+            pairs, inverse = c.boxes[box]
+            gains = np.array([self.evaluator.value(box, picked, v, f) for v, f in pairs])
+            wins = np.where(gains > need, 1.0, np.where(gains == need, 0.5, 0.0))
+            wins[gains == -math.inf] = -math.inf
+            np.maximum(chance, np.take(wins, inverse), out=chance)
+            np.maximum(points, np.take(gains, inverse), out=points)
+        self.chance = TurnTables(c.universe, chance, 2)
+        self.points = TurnTables(c.universe, points, 2)
+        self.need = need
+
+    def value(self, state: dict, action: dict) -> tuple[float, float]:
+        """(chance of winning, expected points) of ``action``."""
+        dice = state["dice"]
+        if action["type"] == "roll":
+            kept = [self.game.side(dice[i]) for i in action.get("hold", [])]
+            left = MAX_ROLLS - state["roll"]
+            return (
+                self.chance.hold_value(self.universe, kept, left),
+                self.points.hold_value(self.universe, kept, left),
+            )
+        engine = rules.get(self.game.slug)
+        v = engine.RULES.values(dice)[action["box"]]
+        flag = self.game.flag(action["box"], engine.RULES.faces(dice))
+        gain = float(self.evaluator.value(action["box"], action.get("column"), v, flag))
+        return (1.0 if gain > self.need else 0.5 if gain == self.need else 0.0), gain
+
+
+# Whether the expert plays its last turn for the chance of winning (off: for points, as before;
+# bench.win_play measures both).
+PLAY_TO_WIN = True
+
+
+def win_target(game: Any, state: dict) -> int | None:
+    """The score to beat when the player to move plays the last turn of their card and every other
+    active player's card is full; None otherwise (alone, or the others' totals still to come)."""
+    if state["over"] or state["roll"] == 0:
+        return None
+    me = state["current"]
+    others = [p for p in state["players"] if p != me and p not in state["resigned"]]
+    if not others or not all(state["cards"][p]["complete"] for p in others):
+        return None
+    last = getattr(game, "last_turn", None)
+    if last is None or not last(state["cards"][me]):
+        return None
+    return max(state["cards"][p]["total"] for p in others)
+
+
+def _win_turn(game: Any, state: dict, target: int) -> WinTurn:
+    card = state["cards"][state["current"]]
+    key = (game, "win", target, json.dumps(card, sort_keys=True))
+    with _lock:
+        turn = _turns.get(key)
+        if turn is not None:
+            _turns.move_to_end(key)
+            return turn
+    turn = WinTurn(game, card, target)
+    with _lock:
+        _turns[key] = turn
+        if len(_turns) > CACHE_SIZE:
+            _turns.popitem(last=False)
+    return turn
+
+
+def to_win(game: Any, state: dict) -> bots.Stake | None:
+    """The "win" stake of the player to move (games/bots/__init__.py), where ``win_target`` knows the
+    score to beat: each action's exact chance of finishing ahead; the best is the likeliest to win,
+    then the one worth more points."""
+    target = win_target(game, state) if PLAY_TO_WIN else None
+    if target is None:
+        return None
+    turn = _win_turn(game, state, target)
+    valued = [(turn.value(state, a), a) for a in rules.get(game.slug).legal_actions(state)]
+    (chance, _), action = max(valued, key=lambda pair: (round(pair[0][0], 9), pair[0][1]))
+    return bots.Stake("win", Choice(action, chance), lambda a: turn.value(state, a)[0])
+
+
 def _turn(game: Any, state: dict, expert: bool) -> Turn:
     card = state["cards"][state["current"]]
     key = (game, expert, json.dumps(card, sort_keys=True))
@@ -140,7 +236,9 @@ class CardPlayers:
     card: a module's name (loaded on first use) or the evaluation itself. An evaluation has the game's
     ``slug``, ``TYPES`` (the sides of a die), ``side(die)``, ``box_arrays(rows)`` and ``flag(box, faces)``
     (each box's raw value and flag for every row of sides), ``Evaluator(card, expert)`` (its
-    ``placements`` and ``value(box, picked, value, flag)``) and ``TURN_WORTH``."""
+    ``placements`` and ``value(box, picked, value, flag)``, with ``expert`` off exactly what a placement
+    adds to the card's total) and ``TURN_WORTH``; with ``last_turn(card)`` (this turn's placement is the
+    card's last), the expert plays that turn to win once the other cards are full."""
 
     def __init__(self, game: str | Any):
         self._game = game
@@ -155,6 +253,9 @@ class CardPlayers:
     def best(self, state: dict) -> Choice:
         return _ranked(self.game, state, True)[0]
 
+    def to_win(self, state: dict) -> bots.Stake | None:
+        return to_win(self.game, state)
+
     def value(self, state: dict, action: dict) -> float:
         return _turn(self.game, state, True).value(state, action)
 
@@ -164,6 +265,8 @@ class CardPlayers:
             # first roll (no choice) is played, so the decisions that follow are look-ups.
             _turn(self.game, state, strength == "expert")
             return {"type": "roll", "hold": []}
+        if strength == "expert" and (won := to_win(self.game, state)) is not None:
+            return won.best.action
         ranked = _ranked(self.game, state, strength == "expert")
         if strength == "easy" and rng.random() < MISTAKE_RATE:
             # Equivalent holds share a value: offer distinct values, so a mistake is a different play.

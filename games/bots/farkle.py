@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots import Choice, Players
+from games.bots import Choice, Players, Stake
 from games.bots.farkle_expert import expected_turn, turn_values
-from games.bots.farkle_win import play_to_win
+from games.bots.farkle_win import play_to_win, reach_action, reach_chance_of
 from games.rules import farkle
 
 # Tuned by simulation (manage.py farkle_expert): the good player's mean stays 5 to 10 % below the
@@ -72,6 +72,20 @@ def _threshold_play(state: dict, bank_at: dict[int, int], last_round_aware: bool
     return {"type": "bank" if enough else "roll", "keep": keep}
 
 
+def to_win(state: dict) -> Stake | None:
+    """The final round's "win" stake: the turn is the player's last, and a total below the goal loses
+    whatever it is, so an action is worth its exact chance of banking the rest of the goal this turn (a
+    win, alone or shared); the best is the expert's play there (games/bots/farkle_win.py)."""
+    if not state["ending"] or not state["rolls"]:
+        return None
+    need = state["goal"] - state["banked"][state["current"]]
+    if need <= 0:
+        return None
+    chance = reach_chance_of(state, need)
+    action = reach_action(state, need, lambda a: value(state, a))
+    return Stake("win", Choice(action, chance(action)), chance)
+
+
 def _expert(state: dict) -> dict:
     won = play_to_win(state, lambda action: value(state, action))
     return won if won is not None else best(state).action
@@ -88,4 +102,4 @@ def choose(state: dict, strength: str, rng: random.Random) -> dict:
 
 
 # What Farkle's declaration names (games/rules/farkle.py, PLAYERS).
-PLAYERS = Players(choose, best, value, turn_worth)
+PLAYERS = Players(choose, best, value, turn_worth, to_win)

@@ -69,9 +69,8 @@ def winning_bank(state: dict, need: int) -> dict | None:
     return max(reaching, key=lambda pair: (pair[0], -len(pair[1]["keep"])))[1]
 
 
-def reach_action(state: dict, need: int, points_of: Points) -> dict:
-    """The legal action with the best chance to bank ``need`` points this turn; equal chances (such as
-    two banks that both win) go to the one worth more points, ``points_of(action)``."""
+def reach_chance_of(state: dict, need: int) -> Callable[[dict], float]:
+    """The exact chance that an action leads to banking at least ``need`` points this turn."""
     table = reach_table(state["dice_count"])
     n = len(state["dice"])
 
@@ -79,6 +78,13 @@ def reach_action(state: dict, need: int, points_of: Points) -> dict:
         points = state["turn_points"] + farkle.selection_value(state, action["keep"])
         return table.after(points, n - len(action["keep"]), need, action["type"] == "bank")
 
+    return chance
+
+
+def reach_action(state: dict, need: int, points_of: Points) -> dict:
+    """The legal action with the best chance to bank ``need`` points this turn; equal chances (such as
+    two banks that both win) go to the one worth more points, ``points_of(action)``."""
+    chance = reach_chance_of(state, need)
     scored = [(chance(a), points_of(a), a) for a in farkle.legal_actions(state)]
     top = max(c for c, _, _ in scored)
     return max((s for s in scored if s[0] >= top - 1e-12), key=lambda s: s[1])[2]

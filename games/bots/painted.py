@@ -64,6 +64,11 @@ def flag(box: str, faces: list) -> int:
     return 0
 
 
+def last_turn(card: dict) -> bool:
+    """Whether every placement this turn fills the card (one box left)."""
+    return sum(v is None for v in card["boxes"].values()) == 1
+
+
 class Fitted:
     def __init__(self):
         p = params(slug)

@@ -51,6 +51,11 @@ def flag(box: str, faces: list) -> int:
     return int(len(set(faces)) == 1)
 
 
+def last_turn(card: dict) -> bool:
+    """Whether every placement this turn fills the card (one box left in all three columns)."""
+    return sum(v is None for col in card["columns"] for v in col["boxes"].values()) == 1
+
+
 # Whether the rest of a column is valued by the exact optimum of a Quintzee column (issue 38, the step
 # after the Quintzee calibration) rather than by the fitted means of its open boxes and its top bonus's
 # chance (the future Quintzee bonuses keep their fitted rate: Triple Quintzee's rule is its own).

@@ -69,6 +69,11 @@ def flag(box: str, faces: list) -> int:
     return int(faces[0]) if len(set(faces)) == 1 else 0
 
 
+def last_turn(card: dict) -> bool:
+    """Whether every placement this turn fills the card (one box left)."""
+    return sum(v is None for v in card["boxes"].values()) == 1
+
+
 class Fitted:
     def __init__(self):
         p = params(slug)
@@ -161,9 +166,15 @@ class Expert:
         ranked = [bots.Choice(a, self.value(state, a)) for a in quintzee.legal_actions(state)]
         return max(ranked, key=lambda c: c.value)  # the first of equals: the engine's order breaks ties
 
+    def to_win(self, state: dict) -> bots.Stake | None:
+        # The last turn against a known score: the card players' exact chance of winning, as in the
+        # other card games (the optimum maximises points, not the chance to beat a score).
+        return HEURISTIC.to_win(state)
+
     def choose(self, state: dict, strength: str, rng: random.Random) -> dict:
         if strength == "expert":
-            return self.best(state).action
+            won = self.to_win(state)
+            return won.best.action if won is not None else self.best(state).action
         return HEURISTIC.choose(state, strength, rng)
 
     def turn_worth(self, options: dict | None) -> float:

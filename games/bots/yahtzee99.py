@@ -57,6 +57,16 @@ def flag(box: str, faces: list) -> int:
     return _three(box, ty.score(box, faces), list(faces))
 
 
+def last_turn(card: dict) -> bool:
+    """Whether this turn is the card's last: one box left to fill and no waste box open (a waste keeps
+    the card open for another turn). A Yahtzee Bonus scored now does too, but the win play values it as
+    if it ended the card: its chance of winning is then a floor (another turn only adds points)."""
+    boxes = [col["boxes"] for col in card["columns"]]
+    if sum(b[name] is None for b in boxes for name in ty.SCORING) != 1:
+        return False
+    return not any(b[w] is None for b in boxes for w in ty.WASTE)
+
+
 class Fitted:
     def __init__(self):
         p = params(slug)

@@ -8,7 +8,7 @@ in the engine's `players`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -312,6 +312,22 @@ def _announce_lobby(game: Game) -> None:
     send_on_commit(game.pk, {"type": "lobby", "status": game.status, "seats": seat_list(game)})
 
 
+# Checks of the games an app keeps private for a while for a reason of its own (the daily challenge:
+# its games until their day closes, daily/apps.py). Such a game's "Play again" is not that app's: it
+# is public, as a new game is unless asked otherwise. Named in an AppConfig.ready; no database access.
+_private_for_now: list[Callable[[Game], bool]] = []
+
+
+def private_for_now(check: Callable[[Game], bool]) -> None:
+    """Say of the games ``check`` names that their privacy is the app's, not their players' choice."""
+    if check not in _private_for_now:
+        _private_for_now.append(check)
+
+
+def _next_private(old: Game) -> bool:
+    return old.private and not any(check(old) for check in _private_for_now)
+
+
 def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
     """A new game of the same kind, options, pace, group and seats (same order), started at once; the
     one already made if another player pressed first. In a group's game only those still members of
@@ -344,7 +360,7 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
             options=old.options,
             max_seats=len(seats),
             group=old.group,
-            private=old.private,
+            private=_next_private(old),
             creator=user,
             absence_limit=old.absence_limit,
             pace=old.pace,

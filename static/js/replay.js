@@ -50,9 +50,10 @@ function badge(note) {
   const span = document.createElement("span");
   span.className = `coach-badge ${note.best ? "best" : "cost"}`;
   span.textContent = note.best ? "✓" : `−${decimal(note.cost)}`;
-  span.title = note.best
-    ? gettext("The expert's choice")
-    : fmt(gettext("%(cost)s expected points given away"), { cost: decimal(note.cost) });
+  const lost = note.measure === "win"
+    ? gettext("%(cost)s percentage points of winning chance given away")
+    : gettext("%(cost)s expected points given away");
+  span.title = note.best ? gettext("The expert's choice") : fmt(lost, { cost: decimal(note.cost) });
   return span;
 }
 
@@ -62,6 +63,9 @@ function coachText(n) {
   // The moves' words are the page's language already (coach.selectors).
   const said = { player: note.player, move: note.text, expert: note.expert_text, cost: decimal(note.cost) };
   if (note.best) return fmt(gettext("Coach: %(player)s played the expert's choice (%(expert)s)."), said);
+  if (note.measure === "win") {
+    return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s percentage points of winning chance)."), said);
+  }
   return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s expected points)."), said);
 }
 

@@ -136,3 +136,37 @@ def test_the_hint_on_a_phone(ann, open_as, dice, scheme):  # noqa: F811 - the fi
     expect(desktop.locator("#hint-text")).to_contain_text("Expert: set aside 5 5 5")
     snap(desktop, f"hint-1280-{scheme}")
     wait_for_disconnects()
+
+
+def test_a_final_round_decision_reviewed_by_the_chance_of_winning(
+    ann,
+    bob,
+    open_as,  # noqa: F811 - the fixture
+    server_env,
+    scripted_dice,
+):
+    """Farkle to 3000: ann banks the goal, bob banks 600 in the final round, where only 3000 wins. The
+    review weighs that bank by the chance of winning it gave away, and says so."""
+    from tests.coach.test_review import final_round_game
+
+    game = off_loop(lambda: final_round_game(ann, bob, scripted_dice))
+    run_worker(server_env)
+    for scheme in ("light", "dark"):
+        for device, options in DEVICES.items():
+            page = open_as(bob, options, scheme)
+            page.goto(f"/games/{game.pk}/replay/")
+            worst = page.locator("#coach-review .coach-seat[data-player='bob'] .coach-worst li")
+            expect(worst).to_contain_text(
+                re.compile(r"bank 600\. Expert: .*\(\u2212\d+\.\d percentage points of winning chance\)")
+            )
+            expect(page.locator("#coach-review")).to_contain_text("counts instead by the chance of winning")
+            page.locator("#replay-log li[data-step='4']").click()
+            expect(page.locator("#replay-coach")).to_have_text(
+                re.compile(r"^Coach: bob chose to set aside 1 5 5 5 and bank 600\. .*winning chance\)\.$")
+            )
+            badge = page.locator("#replay-log li[data-step='4'] .coach-badge")
+            expect(badge).to_have_attribute(
+                "title", re.compile("percentage points of winning chance given away")
+            )
+            snap(page, f"replay-win-measure-{device}-{scheme}")
+    wait_for_disconnects()

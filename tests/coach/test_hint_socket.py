@@ -39,6 +39,7 @@ async def test_a_hint_against_a_computer_goes_to_the_asker_alone(people, scripte
         "action": {"type": "roll", "keep": []},
         "text": "roll the dice",
         "value": round(expected_turn(6), 1),  # a whole turn, played by the expert
+        "measure": "points",
         "decision": False,
     }
     ack = await a.act({"type": "roll", "keep": []})
@@ -50,6 +51,7 @@ async def test_a_hint_against_a_computer_goes_to_the_asker_alone(people, scripte
         "action": {"type": "bank", "keep": [0, 1, 2, 3]},
         "text": "set aside 1 1 1 5 and bank 1050",
         "value": 1050.0,
+        "measure": "points",
         "decision": True,
     }
     for client in (other_tab, watcher):

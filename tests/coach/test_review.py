@@ -141,3 +141,33 @@ def test_computer_seats_are_not_reviewed(make_user, scripted_dice):
     assert game.status == Game.Status.FINISHED
     services.review_game(game_id=game.pk)
     assert [r.user for r in SeatReview.objects.filter(seat__game=game)] == [person]
+
+
+def final_round_game(ann, bob, scripted_dice):
+    """Farkle to 3000 of ann and bob: ann banks five 1s for the goal, and bob, in the final round, banks
+    600 where only 3000 would win."""
+    scripted_dice([1, 1, 1, 1, 1, 2], [1, 5, 5, 5, 2, 3])
+    game = table(ann, bob, options={"goal": 3000, "dice": 6})
+    act(game, ann, {"type": "roll", "keep": []})
+    act(game, ann, {"type": "bank", "keep": [0, 1, 2, 3, 4]})
+    act(game, bob, {"type": "roll", "keep": []})
+    act(game, bob, {"type": "bank", "keep": [0, 1, 2, 3]})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_a_final_round_decision_is_weighed_by_the_chance_of_winning(ann, bob, scripted_dice):
+    game = final_round_game(ann, bob, scripted_dice)
+    assert services.review_game(game_id=game.pk) == "reviewed"
+    ann_review = SeatReview.objects.get(seat__game=game, user=ann)
+    bob_review = SeatReview.objects.get(seat__game=game, user=bob)
+    assert [d["measure"] for d in ann_review.decisions] == ["points"]
+    (bank,) = bob_review.decisions
+    assert bank["measure"] == "win"
+    # Bob's bank of 600 cannot reach 3000: its chance is 0; the expert rolls on for a chance above 0.
+    assert bank["value"] == 0 and bank["expert"]["type"] == "roll"
+    assert 0 < bank["cost"] == bank["expert_value"] < 100
+    assert bank["accuracy"] == pytest.approx(judge.win_accuracy(bank["cost"]), abs=0.01)
+    # The points given away count the decisions weighed in points only.
+    assert bob_review.total_cost == 0

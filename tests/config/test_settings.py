@@ -53,20 +53,20 @@ def test_database_url_selects_postgresql():
     assert s["name"] == "dice"
 
 
-def test_redis_url_selects_pubsub_layer():
+def test_redis_url_selects_the_pipelined_pubsub_layer():
     s = settings_for("config.settings.local", REDIS_URL="redis://cache.example:6379/2")
-    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"  # as shipped (issue 33)
+    assert s["layer"] == "infra.pipelined_layer.PipelinedLayer"  # measured (issue 33, fifth stop)
     assert s["hosts"] == ["redis://cache.example:6379/2"]
     assert s["connect"] == ["infra.layer.connected"]
 
 
-def test_the_pipelined_layer_takes_the_same_configuration():
+def test_the_shipped_pubsub_layer_takes_the_same_configuration():
     s = settings_for(
         "config.settings.local",
         REDIS_URL="redis://cache.example:6379/2",
-        CHANNEL_LAYER_BACKEND="infra.pipelined_layer.PipelinedLayer",
+        CHANNEL_LAYER_BACKEND="channels_redis.pubsub.RedisPubSubChannelLayer",
     )
-    assert s["layer"] == "infra.pipelined_layer.PipelinedLayer"
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert s["hosts"] == ["redis://cache.example:6379/2"]
     assert s["connect"] == ["infra.layer.connected"]
 

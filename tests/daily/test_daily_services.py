@@ -284,6 +284,8 @@ def test_a_play_again_of_a_daily_game_is_an_ordinary_game(noon, ann):
 
     again = game_services.game_play_again(game_id=daily.pk, user=ann)
     assert not seeds.is_daily(again) and again.server_seed != daily.server_seed
+    # The daily game is private until its day closes; the game after it is an ordinary public one.
+    assert daily.private and not again.private
     act(again, ann, {"type": "resign"})
     again.refresh_from_db()
     assert again.revealed_seed == again.server_seed

@@ -163,6 +163,34 @@ async def test_reconnect_mid_turn_restores_the_state(trio, scripted_dice):
     await again.close()
 
 
+async def test_an_event_broadcast_again_reaches_each_socket_once(trio, scripted_dice):
+    """A broadcast sent again (games.live.broadcast retries one whose layer call timed out, though the
+    message may have gone out) and an event a snapshot already held are not sent to a socket twice."""
+    from games.live import broadcast
+
+    ann, bob, cid = trio
+    game = await new_table(ann, [bob], "farkle")
+    scripted_dice([5, 2, 3, 4, 6, 6], [1, 2, 3, 4, 6])
+    clients = [Client(ann, game.pk), Client(bob, game.pk), Client(cid, game.pk)]
+    for client in clients:
+        await client.open()
+    await clients[0].act({"type": "roll", "keep": []})
+    for client in clients:
+        await client.until_seq(1)
+    first = clients[1].events()[0]
+    await broadcast.publish([(f"game.{game.pk}", broadcast.layer_message(first))])
+    late = Client(cid, game.pk)
+    assert (await late.open())["seq"] == 1
+    await broadcast.publish([(f"game.{game.pk}", broadcast.layer_message(first))])
+    await clients[0].act({"type": "roll", "keep": [0]})
+    for client in [*clients, late]:
+        await client.until_seq(2)
+    assert_everyone_saw_everything(clients, 2)
+    assert [e["seq"] for e in late.events()] == [2]
+    for client in [*clients, late]:
+        await client.close()
+
+
 async def test_duplicate_action_id_applies_once(trio, scripted_dice):
     ann, bob, _ = trio
     game = await new_table(ann, [bob], "farkle")

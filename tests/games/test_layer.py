@@ -1,5 +1,6 @@
-"""Production's channel layer on a real Redis: channels-redis's pub/sub layer as shipped, configured as
-the settings configure it, with infra.layer's connect hook; and broadcast.publish through it.
+"""channels-redis's pub/sub layer as shipped (selectable with CHANNEL_LAYER_BACKEND; the default is the
+project's own, tests/games/test_pipelined_layer.py) on a real Redis, configured as the settings
+configure it, with infra.layer's connect hook; and broadcast.publish through it.
 
 Runs where REDIS_URL is set (CI's second pass); each layer is built here with a prefix of its own, so
 that no other test hears it.
@@ -38,9 +39,9 @@ def redis(*args: str) -> str:
     return subprocess.run(["redis-cli", "-u", url, *args], capture_output=True, text=True, check=True).stdout
 
 
-async def test_the_default_layer_is_channels_redis_pubsub_as_shipped():
+async def test_the_default_layer_is_the_pipelined_one():
     config = settings.CHANNEL_LAYERS["default"]
-    assert config["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert config["BACKEND"] == "infra.pipelined_layer.PipelinedLayer"
     assert [host["redis_connect_func"] for host in config["CONFIG"]["hosts"]] == [hooks.connected]
 
 

@@ -34,11 +34,18 @@ export class HintPanel {
     let text = '';
     if (this.hint) {
       // The move's words come from the server in the asker's language (coach.hints).
-      const { text: move, value, decision } = this.hint;
+      const { text: move, value, decision, measure } = this.hint;
       const said = { move, value: decimal(value) };
-      text = decision
-        ? fmt(gettext('Expert: %(move)s (%(value)s points expected)'), said)
-        : fmt(gettext('Expert: %(move)s: nothing to choose yet (%(value)s points expected this turn).'), said);
+      if (measure === 'win') {
+        // The last turn against a known score: the expert plays for the chance of winning.
+        text = decision
+          ? fmt(gettext('Expert: %(move)s (wins %(value)s times in 100)'), said)
+          : fmt(gettext('Expert: %(move)s: nothing to choose yet (this turn wins %(value)s times in 100).'), said);
+      } else {
+        text = decision
+          ? fmt(gettext('Expert: %(move)s (%(value)s points expected)'), said)
+          : fmt(gettext('Expert: %(move)s: nothing to choose yet (%(value)s points expected this turn).'), said);
+      }
     } else if (this.asked !== null) {
       text = this.text.textContent;
     }

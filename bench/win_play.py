@@ -1,0 +1,137 @@
+"""Issue 38's "win, not points" measured: two-player games of the card experts, the second seat's last
+turn (the first seat's card full: the score to beat known) played for the exact chance of winning
+(games/bots/cards.py, ``WinTurn``, ``PLAY_TO_WIN``) or, as before, for points, on the same seeded dice.
+Until that turn both sides play the same game, so the paired difference of the second seat's wins (a
+tie half) is what the win play adds.
+
+Writes docs/benchmarks/bots.json (key "win_play") and the section of docs/BENCHMARKS.md with
+``--write``.
+
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python -m bench.win_play --games 4000 --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+
+from bench import bots as bb
+from bench import quintzee as bq
+from games import bots, rules
+from games.bots import cards
+from games.rules.dice import make_dice
+
+SLUGS = ("quintzee", "triple-quintzee")
+CHUNK = 50
+SECTION = "## The last turn played to win (issue 38)"
+
+
+def task(job: tuple) -> list[float]:
+    """``games`` two-player games of experts, each with its own seeded dice: the second seat's wins,
+    its last turn played for the win (``on``) or for points."""
+    slug, on, chunk, games = job
+    cards.PLAY_TO_WIN = on
+    cards._turns.clear()
+    engine = rules.get(slug)
+    out = []
+    for g in range(games):
+        seed = bb._seed(slug, "win", chunk, g)
+        dice, rng = make_dice(random.Random(seed), painted=engine.dice_kind == "painted"), random.Random(g)
+        state = engine.new_game(["first", "second"])
+        while not state["over"]:
+            player = engine.current_player(state)
+            state = engine.apply(state, player, bots.choose(slug, state, "expert", rng), dice)
+        winners = engine.winners(state)
+        out.append(0.0 if "second" not in winners else 1.0 / len(winners))
+    return out
+
+
+def measure(slugs: Sequence[str], games: int, processes: int) -> dict:
+    jobs = [
+        (slug, on, chunk, min(CHUNK, games - chunk * CHUNK))
+        for slug in slugs
+        for on in (False, True)
+        for chunk in range(math.ceil(games / CHUNK))
+    ]
+    with Pool(processes) as pool:
+        results = pool.map(task, jobs, chunksize=1)
+    out: dict = {}
+    for slug in slugs:
+        sides = {
+            on: [w for job, r in zip(jobs, results, strict=True) if job[:2] == (slug, on) for w in r]
+            for on in (False, True)
+        }
+        diffs = [a - b for a, b in zip(sides[True], sides[False], strict=True)]
+        out[slug] = {
+            "points": bq.summary(sides[False]),
+            "win": bq.summary(sides[True]),
+            "gain": bq.summary(diffs),
+            "games_changed": sum(1 for d in diffs if d),
+        }
+    return out
+
+
+def lines(result: dict) -> list[str]:
+    out = [
+        SECTION,
+        "",
+        f"Measured by `{result['command']}` ({result['seconds']:.0f} s, {result['processes']} processes). "
+        "Two-player games of experts with seeded dice; the second seat plays its last turn (the first "
+        "seat's card full: the score to beat known) for the exact chance of winning "
+        "(games/bots/cards.py, `WinTurn`) or, as before, for points. Until that turn the two sides "
+        "play the same game; a tie counts half a win.",
+        "",
+        "| game | games | second seat wins, for points | for the win | gain (paired) | 95 % interval "
+        "| games that changed |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
+    for slug, by in result["games"].items():
+        g = by["gain"]
+        out.append(
+            f"| {slug} | {g['n']} | {by['points']['mean']:.4f} | {by['win']['mean']:.4f} "
+            f"| {g['mean']:+.4f} | {g['ci95'][0]:+.4f} to {g['ci95'][1]:+.4f} | {by['games_changed']} |"
+        )
+    return [*out, ""]
+
+
+def write(result: dict) -> None:
+    figures = json.loads(bb.JSON_OUT.read_text())
+    figures["win_play"] = result
+    bb.JSON_OUT.write_text(json.dumps(figures, indent=1) + "\n")
+    section = "\n".join(lines(result))
+    text = bb.DOC.read_text()
+    if SECTION in text:
+        head, rest = text.split(SECTION, 1)
+        tail = rest.split("\n## ", 1)
+        text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    bb.DOC.write_text(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.win_play", description=__doc__)
+    parser.add_argument("--games", type=int, default=4000, help="two-player games per game and side")
+    parser.add_argument("--slugs", default=",".join(SLUGS))
+    parser.add_argument("--processes", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    result = {"games": measure(args.slugs.split(","), args.games, args.processes)}
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["processes"] = args.processes
+    result["command"] = " ".join(["python -m bench.win_play", *(argv if argv is not None else sys.argv[1:])])
+    sys.stdout.write(json.dumps(result, indent=1) + "\n")
+    if args.write:
+        write(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
