@@ -41,8 +41,10 @@ def task(job: tuple) -> list[float]:
     engine = rules.get(slug)
     out = []
     for g in range(games):
-        seed = bb._seed(slug, "win", chunk, g)
-        dice, rng = make_dice(random.Random(seed), painted=engine.dice_kind == "painted"), random.Random(g)
+        # A string seed (hashed whole by random.Random): every game its own dice.
+        seed = f"win-play-{slug}-{chunk}-{g}"
+        dice = make_dice(random.Random(seed), painted=engine.dice_kind == "painted")
+        rng = random.Random(f"{seed}-choices")
         state = engine.new_game(["first", "second"])
         while not state["over"]:
             player = engine.current_player(state)

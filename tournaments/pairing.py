@@ -142,7 +142,10 @@ class _GiveUp(Exception):
 
 class _Search:
     """Depth-first search for a seating with at most ``budget`` repeats, players tried from the top;
-    gives up after SEARCH_LIMIT steps (``gave_up``)."""
+    gives up after SEARCH_LIMIT steps (``gave_up``). The first player left opens a table of each size
+    still to fill (the larger first): with a smaller table, who sits at it is a choice too (a player
+    who has met nearly everyone may only fit at the table of two). Full tables come first in the
+    seating returned."""
 
     def __init__(self, sizes: Sequence[int], met: set[Pair]):
         self.sizes = list(sizes)
@@ -152,28 +155,32 @@ class _Search:
 
     def run(self, order: list[Player], budget: int) -> list[list[Player]] | None:
         try:
-            return self._fill([], order, budget)
+            found = self._fill([], order, budget, sorted(self.sizes, reverse=True))
         except _GiveUp:
             self.gave_up = True
             return None
+        return None if found is None else sorted(found, key=len, reverse=True)
 
-    def _fill(self, tables: list, left: list, budget: int) -> list[list[Player]] | None:
+    def _fill(self, tables: list, left: list, budget: int, sizes: list[int]) -> list[list[Player]] | None:
         if not left:
             return [list(t) for t in tables]
-        size = self.sizes[len(tables)]
         first, rest = left[0], left[1:]
-        for others in combinations(rest, size - 1):
-            self.steps += 1
-            if self.steps > SEARCH_LIMIT:
-                raise _GiveUp
-            table = (first, *others)
-            cost = repeats([table], self.met)
-            if cost > budget:
-                continue
-            chosen = set(others)
-            found = self._fill([*tables, table], [p for p in rest if p not in chosen], budget - cost)
-            if found is not None:
-                return found
+        for size in dict.fromkeys(sizes):
+            still = list(sizes)
+            still.remove(size)
+            for others in combinations(rest, size - 1):
+                self.steps += 1
+                if self.steps > SEARCH_LIMIT:
+                    raise _GiveUp
+                table = (first, *others)
+                cost = repeats([table], self.met)
+                if cost > budget:
+                    continue
+                chosen = set(others)
+                rest_left = [p for p in rest if p not in chosen]
+                found = self._fill([*tables, table], rest_left, budget - cost, still)
+                if found is not None:
+                    return found
         return None
 
 

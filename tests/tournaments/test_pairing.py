@@ -63,6 +63,16 @@ def test_an_odd_number_gives_the_lowest_standing_player_without_a_bye_the_bye():
     assert swiss_round(players, 2, set()).byes == ["a"]
 
 
+def test_a_player_who_has_met_nearly_everyone_takes_the_smaller_table():
+    """Eight at tables of 3: player 0 has met all but 5, so the only seating without a repeat puts 0
+    and 5 at the table of two (the search once tried only the tables in order, and found a repeat)."""
+    met = {frozenset((0, p)) for p in (1, 2, 3, 4, 6, 7)} | {frozenset((1, 2)), frozenset((5, 6))}
+    players = [std(6, rating=1301), *(std(p, rating=1300) for p in (0, 1, 2, 3, 4, 5, 7))]
+    made = swiss_round(players, 3, met)
+    assert repeats(made.tables, met) == 0
+    assert made.tables[-1] == [0, 5]
+
+
 def test_no_rematch_when_one_can_be_avoided():
     # Round 2 of four: the winners 0 and 2 meet, and so do 1 and 3; nobody meets their first opponent.
     met = {frozenset((0, 1)), frozenset((2, 3))}
@@ -174,11 +184,15 @@ def test_swiss_has_no_repeat_that_could_be_avoided(case):
 @given(swiss_cases())
 @settings(max_examples=200, deadline=None)
 def test_swiss_top_player_opens_the_first_table(case):
+    """The top player opens their table: the first one, unless the fewest repeats seat them at the
+    smaller table (which comes last: a player who has met nearly everyone may only fit there)."""
     players, size, met = case
     made = swiss_round(players, size, met)
     if made.tables:
         first_seated = next(p.player for p in swiss_order(players) if p.player not in made.byes)
-        assert made.tables[0][0] == first_seated
+        (theirs,) = [t for t in made.tables if first_seated in t]
+        assert theirs[0] == first_seated
+        assert theirs is made.tables[0] or (len(theirs) < size and theirs is made.tables[-1])
 
 
 # --- round robin -------------------------------------------------------------------------------------
