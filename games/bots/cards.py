@@ -179,20 +179,25 @@ def win_target(game: Any, state: dict) -> int | None:
     return max(state["cards"][p]["total"] for p in others)
 
 
-def _win_turn(game: Any, state: dict, target: int) -> WinTurn:
-    card = state["cards"][state["current"]]
-    key = (game, "win", target, json.dumps(card, sort_keys=True))
+def _cached(key: tuple, make: Any) -> Any:
+    """The turn kept under ``key``, or ``make()`` kept there (the CACHE_SIZE latest)."""
     with _lock:
         turn = _turns.get(key)
         if turn is not None:
             _turns.move_to_end(key)
             return turn
-    turn = WinTurn(game, card, target)
+    turn = make()
     with _lock:
         _turns[key] = turn
         if len(_turns) > CACHE_SIZE:
             _turns.popitem(last=False)
     return turn
+
+
+def _win_turn(game: Any, state: dict, target: int) -> WinTurn:
+    card = state["cards"][state["current"]]
+    key = (game, "win", target, json.dumps(card, sort_keys=True))
+    return _cached(key, lambda: WinTurn(game, card, target))
 
 
 def to_win(game: Any, state: dict) -> bots.Stake | None:
@@ -211,17 +216,7 @@ def to_win(game: Any, state: dict) -> bots.Stake | None:
 def _turn(game: Any, state: dict, expert: bool) -> Turn:
     card = state["cards"][state["current"]]
     key = (game, expert, json.dumps(card, sort_keys=True))
-    with _lock:
-        turn = _turns.get(key)
-        if turn is not None:
-            _turns.move_to_end(key)
-            return turn
-    turn = Turn(game, card, expert)
-    with _lock:
-        _turns[key] = turn
-        if len(_turns) > CACHE_SIZE:
-            _turns.popitem(last=False)
-    return turn
+    return _cached(key, lambda: Turn(game, card, expert))
 
 
 def _ranked(game: Any, state: dict, expert: bool) -> list[Choice]:
