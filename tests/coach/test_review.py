@@ -171,3 +171,12 @@ def test_a_final_round_decision_is_weighed_by_the_chance_of_winning(ann, bob, sc
     assert bank["accuracy"] == pytest.approx(judge.win_accuracy(bank["cost"]), abs=0.01)
     # The points given away count the decisions weighed in points only.
     assert bob_review.total_cost == 0
+
+
+def test_the_replay_counts_one_lap_in_the_singular(client, ann, bob, scripted_dice):
+    from django.urls import reverse
+
+    game = final_round_game(ann, bob, scripted_dice)
+    client.force_login(bob)
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "(1 lap)" in page and "(1 laps)" not in page
