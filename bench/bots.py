@@ -230,9 +230,14 @@ def write_doc(result: dict, command: str) -> None:
             "",
         ]
     )
+    put_section(SECTION, section)
+
+
+def put_section(title: str, section: str) -> None:
+    """Put ``section`` (starting with its ``title`` line) in DOC in place of the one there, or at the end."""
     text = DOC.read_text()
-    if SECTION in text:
-        head, rest = text.split(SECTION, 1)
+    if title in text:
+        head, rest = text.split(title, 1)
         tail = rest.split("\n## ", 1)
         text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
     else:

@@ -106,15 +106,7 @@ def write(result: dict) -> None:
     figures = json.loads(bb.JSON_OUT.read_text())
     figures["win_play"] = result
     bb.JSON_OUT.write_text(json.dumps(figures, indent=1) + "\n")
-    section = "\n".join(lines(result))
-    text = bb.DOC.read_text()
-    if SECTION in text:
-        head, rest = text.split(SECTION, 1)
-        tail = rest.split("\n## ", 1)
-        text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    bb.DOC.write_text(text)
+    bb.put_section(SECTION, "\n".join(lines(result)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
