@@ -149,11 +149,20 @@ def heuristic_games(games: int, strength: str, seed: int = 0) -> list[int]:
     """Final scores of ``games`` solo games through the engine, played by the card players on Quintzee's
     evaluation at ``strength`` (expert: the fitted heuristic), dice and slips from one seeded generator
     per strength, as bench.bots plays the other card games."""
-    from games.bots import play
+    from games.bots import cards, play
     from games.bots import quintzee_expert as qe
 
     rng = random.Random(f"quintzee-heuristic-{strength}-{seed}")
-    return [play.solo(q.slug, strength, rng, players=qe.HEURISTIC) for _ in range(games)]
+    # The method as the other card games had it: on its fitted figures, not the weights value iteration
+    # fitted since (bench/value_iteration.py measures those against it).
+    fitted = qe.fitted()
+    kept, fitted.weights = fitted.weights, None
+    cards._turns.clear()
+    try:
+        return [play.solo(q.slug, strength, rng, players=qe.HEURISTIC) for _ in range(games)]
+    finally:
+        fitted.weights = kept
+        cards._turns.clear()
 
 
 def column_step(games: int) -> dict:

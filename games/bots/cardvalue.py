@@ -5,6 +5,13 @@ Each box's fitted figures are the distribution of the raw value the expert write
 multiplier), so the expected rest of a card is the sum of its open boxes' means, and the chance of a
 bonus is the chance that the open boxes of its section add up to what is missing (boxes taken as
 independent), read from a table per set of open boxes.
+
+Where a game's figures hold ``weights``, the rest of a card is instead a linear function of the game's
+features of the card (its module's ``features``: which boxes are open, the same by how much of the card
+is still open, the bonus chances above, ...), the weights fitted by value iteration on the expert's own
+games (games/bots/fit.py, ``--iterate``): each turn's exact value over its dice, on the weights before,
+is what the card at its start is refitted to. Issue 38's calibration game, Quintzee, says why: a box's
+worth changes with the card around it, which independent means miss (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -22,6 +29,13 @@ PARAMS = Path(__file__).with_name("card_params.json")
 @cache
 def params(slug: str) -> dict:
     return json.loads(PARAMS.read_text())[slug]
+
+
+def weights(figures: dict) -> np.ndarray | None:
+    """The weights of the game's card features that the rest of a card is worth, fitted by value
+    iteration (``python -m games.bots.fit <slug> --iterate R``); None where only the figures are."""
+    w = figures.get("weights")
+    return None if w is None else np.asarray(w, dtype=float)
 
 
 def by_value(counts: list[float], face: int) -> list[float]:

@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import SumTail, by_value, mask_of, params
+from games.bots.cardvalue import SumTail, by_value, mask_of, params, weights
 from games.rules import painted_dicez as pd
 from games.rules.dice import COLOURS
 
@@ -75,6 +75,51 @@ class Fitted:
         self.mean = p["mean"]
         upper = [by_value(p["dist"][b], pd.FACE[b]) for b in pd.UPPER]
         self.tails = (SumTail(upper), SumTail([p["colour_dist"]] * len(pd.CENTER)))
+        self.weights = weights(p)
+
+    def first_weights(self) -> np.ndarray:
+        """The fitted means' model as weights of ``features``: value iteration's starting point."""
+        w = np.zeros(FEATURES)
+        w[:KINDS] = [self.mean[names[0]] for names in KIND]
+        w[2 * KINDS] = w[2 * KINDS + 2] = 1.0
+        return w
+
+
+# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): each
+# open box, and each by the share of the card still open (a box is worth more with more turns to fill
+# it), the five colours counted together (they play alike: one weight, not five fitted to noise); for
+# each section, 35 x the chance of its bonus, and the same by the share open.
+KIND = (*((b,) for b in pd.BOXES if b not in pd.CENTER), tuple(pd.CENTER))
+KINDS = len(KIND)
+KIND_OF = {b: i for i, names in enumerate(KIND) for b in names}
+FEATURES = 2 * KINDS + 2 * len(SECTIONS)
+
+
+def features(fit: Fitted, open_boxes: set, sums: tuple[int, int], earned: tuple[bool, bool]) -> np.ndarray:
+    share = len(open_boxes) / len(pd.BOXES)
+    f = np.zeros(FEATURES)
+    for box in open_boxes:
+        i = KIND_OF[box]
+        f[i] += 1.0
+        f[KINDS + i] += share
+    for s, (names, _, _) in enumerate(SECTIONS):
+        if not earned[s]:
+            bonus = pd.BONUS * fit.tails[s](mask_of(open_boxes, names), pd.BONUS_AT - sums[s])
+            f[2 * KINDS + 2 * s], f[2 * KINDS + 2 * s + 1] = bonus, bonus * share
+    return f
+
+
+def _sections(card: dict) -> tuple[tuple[int, int], tuple[bool, bool]]:
+    return (
+        tuple(card[subtotal] for _, subtotal, _ in SECTIONS),
+        tuple(card[bonus] > 0 for _, _, bonus in SECTIONS),
+    )
+
+
+def card_features(card: dict) -> np.ndarray:
+    """``features`` of a card as the engine keeps it (games/bots/fit.py's value iteration)."""
+    open_boxes = {b for b, v in card["boxes"].items() if v is None}
+    return features(fitted(), open_boxes, *_sections(card))
 
 
 @cache
@@ -90,8 +135,28 @@ class Evaluator:
         self.card = card
         self.open = {b for b, v in card["boxes"].items() if v is None}
         self.placements = [(b, None) for b in pd.BOXES if b in self.open]
+        if self.fit is not None and self.fit.weights is not None:
+            self.before = card_features(card) @ self.fit.weights
 
     def value(self, box: str, picked, v: int, flag: int) -> float:
+        if self.fit is None or self.fit.weights is None:
+            return self._value(box, v)
+        if box not in self.open:
+            return -math.inf
+        gain = float(v)
+        sums, earned = _sections(self.card)
+        sums, earned = list(sums), list(earned)
+        for s, (names, _, _) in enumerate(SECTIONS):
+            if box in names:
+                sums[s] += v
+                if not earned[s] and sums[s] >= pd.BONUS_AT:
+                    gain += pd.BONUS
+                    earned[s] = True
+        after = features(self.fit, self.open - {box}, tuple(sums), tuple(earned))
+        return gain + after @ self.fit.weights - self.before
+
+    def _value(self, box: str, v: int) -> float:
+        """The value on the fitted figures alone: the boxes' means, the bonuses' chances."""
         if box not in self.open:
             return -math.inf
         gain = float(v)

@@ -23,16 +23,19 @@ def solo(
     times: list[float] | None = None,
     starts: list[float] | None = None,
     players: Any = None,
+    each: Callable[[dict], None] | None = None,
 ) -> int:
     """Play one solo card game to the end and return its score; ``seen`` gets every score event,
     ``times`` (with ``timer``) the time of every decision and ``starts`` that of every turn's first
     roll (no choice: the card bots compute the turn's tables then). ``players``: computer players to
     play with other than the game's own (``choose(state, strength, rng)``), as Quintzee's heuristic
-    card players."""
+    card players; ``each`` gets every state before its action is chosen."""
     engine = rules.get(slug)
     dice = make_dice(rng, painted=engine.dice_kind == "painted")
     state = engine.new_game([PLAYER])
     while not engine.is_over(state):
+        if each:
+            each(state)
         start = timer() if timer else 0.0
         if players is None:
             action = bots.choose(slug, state, strength, rng)

@@ -11,6 +11,11 @@ plus the change in what the rest of the card is worth:
   fitted distribution of each top box);
 - once all three Quintzee boxes are filled: the fitted rate of five of a kinds x 100 x the mean
   multiplier, for every turn left.
+With the fitted weights (card_params.json, ``python -m games.bots.fit triple-quintzee --iterate R``) the
+rest of the card is a linear function of ``features``: the columns' optimum worth above, the future
+Quintzee bonuses' turns, each box's open columns by multiplier, each also by the share of the card still
+open, fitted by value iteration on the expert's own games (games/bots/cardvalue.py; 1751.3 -> 1906.2 a
+solo game, docs/BENCHMARKS.md, "The card experts' value iteration").
 The right-most rule decides where a non-zero Full House, straight or Quintzee lands, so the picked
 column matters only for a scratch.
 """
@@ -24,7 +29,7 @@ import numpy as np
 
 from games.bots import quintzee_optimum as qo
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import SumTail, by_value, mask_of, params
+from games.bots.cardvalue import SumTail, by_value, mask_of, params, weights
 from games.rules import triple_quintzee as tq
 
 slug = tq.slug
@@ -77,6 +82,53 @@ class Fitted:
         self.mean = p["mean_by_column"]
         self.five_rate = p["five_rate"]
         self.top = SumTail([by_value(p["dist"][b], tq.FACE[b]) for b in tq.TOP])
+        self.weights = weights(p)
+
+    def first_weights(self) -> np.ndarray:
+        """The columns' optimum and the fitted bonus rate as weights of ``features``: value iteration's
+        starting point."""
+        w = np.zeros(FEATURES)
+        w[0] = 1.0
+        w[2] = self.five_rate * tq.QUINTZEE_BONUS * MEAN_MULTIPLIER
+        return w
+
+
+# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): the
+# columns' worth by the optimum of a Quintzee column (each its multiplier x the table's value of its
+# state), and the same by the share of the card still open; once every Quintzee box is filled, the
+# turns left, and the same by the share open (future Quintzee bonuses); for each box, the multipliers
+# of the columns where it is open, and the same by the share open. A full card is worth 0.
+FEATURES = 4 + 2 * len(tq.BOXES)
+
+
+def features(open_boxes: list[set], subtotals: list[int]) -> np.ndarray:
+    f = np.zeros(FEATURES)
+    left = sum(len(o) for o in open_boxes)
+    share = left / (len(tq.BOXES) * len(tq.COLUMNS))
+    values = optimum()
+    worth = sum(
+        m * values[_mask(o), min(sub, qo.CAP), 0]
+        for m, o, sub in zip(tq.COLUMNS, open_boxes, subtotals, strict=True)
+    )
+    f[0], f[1] = worth, worth * share
+    if all("quintzee" not in o for o in open_boxes):
+        f[2], f[3] = left, left * share
+    n = len(tq.BOXES)
+    for m, o in zip(tq.COLUMNS, open_boxes, strict=True):
+        for b in o:
+            i = tq.BOXES.index(b)
+            f[4 + i] += m
+            f[4 + n + i] += m * share
+    return f
+
+
+def card_features(card: dict) -> np.ndarray:
+    """``features`` of a card as the engine keeps it (games/bots/fit.py's value iteration)."""
+    cols = card["columns"]
+    return features(
+        [{b for b, v in col["boxes"].items() if v is None} for col in cols],
+        [col["top_subtotal"] for col in cols],
+    )
 
 
 @cache
@@ -93,6 +145,23 @@ class Evaluator:
         self.open = [{b for b, v in col["boxes"].items() if v is None} for col in self.columns]
         self.all_quintzee = all(col["boxes"]["quintzee"] is not None for col in self.columns)
         self.open_count = sum(len(o) for o in self.open)
+        self.weights = self.fit.weights if self.fit else None
+        if self.weights is not None:
+            self.before = card_features(card) @ self.weights
+            # The parts of the worth a placement changes, kept to change them alone (a placement's
+            # worth is looked up hundreds of times a turn): each column's optimum value, and the boxes'
+            # part by the columns' multipliers, and the same by the share open.
+            n, w = len(tq.BOXES), self.weights
+            self.worths = [
+                m * optimum()[_mask(o), min(col["top_subtotal"], qo.CAP), 0]
+                for m, o, col in zip(tq.COLUMNS, self.open, self.columns, strict=True)
+            ]
+            counts = np.zeros(n)
+            for m, o in zip(tq.COLUMNS, self.open, strict=True):
+                for b in o:
+                    counts[tq.BOXES.index(b)] += m
+            self.by_count = float(counts @ w[4 : 4 + n])
+            self.by_share = float(counts @ w[4 + n :])
         self.placements = [
             (box, c)
             for box in tq.BOXES
@@ -121,7 +190,27 @@ class Evaluator:
             gain += m * tq.TOP_BONUS
         if self.fit is None:
             return float(gain)
+        if self.weights is not None:
+            return gain + self._after(lands, box, sub) - self.before
         return gain + self._change(lands, box, sub, earned)
+
+    def _after(self, lands: int, box: str, sub: int) -> float:
+        """``features(after) @ weights`` for the card after ``box`` is filled in column ``lands`` with
+        the column's top subtotal then ``sub``, from the card's parts."""
+        w, n, i = self.weights, len(tq.BOXES), tq.BOXES.index(box)
+        left = self.open_count - 1
+        share = left / (n * len(tq.COLUMNS))
+        column = lands * optimum()[_mask(self.open[lands - 1] - {box}), min(sub, qo.CAP), 0]
+        worth = sum(self.worths) - self.worths[lands - 1] + column
+        value = w[0] * worth + w[1] * worth * share
+        all_quintzee = self.all_quintzee or (
+            box == "quintzee" and sum(1 for o in self.open if "quintzee" in o) == 1
+        )
+        if all_quintzee:
+            value += w[2] * left + w[3] * left * share
+        by_count = self.by_count - lands * w[4 + i]
+        by_share = self.by_share - lands * w[4 + n + i]
+        return value + by_count + share * by_share
 
     def _change(self, lands: int, box: str, sub: int, earned: bool) -> float:
         fit = self.fit
@@ -156,9 +245,9 @@ class Evaluator:
         return float(after - before)
 
 
-# The expert's mean points per turn in a solo game (bench.quintzee --column-step, 2,000 games of
-# bench.bots's, docs/BENCHMARKS.md: mean final score / boxes, 1752.5 / 39): the unit in which the coach
-# weighs a cost.
-TURN_WORTH = 44.9
+# The expert's mean points per turn in a solo game (bench.value_iteration, 2,000 games on its fitted
+# weights, docs/BENCHMARKS.md: mean final score / boxes, 1906.2 / 39): the unit in which the coach weighs
+# a cost.
+TURN_WORTH = 48.9
 # What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
 PLAYERS = CardPlayers(__name__)

@@ -26,7 +26,7 @@ import numpy as np
 from games import bots
 from games.bots import quintzee_optimum as qo
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import SumTail, by_value, mask_of, params
+from games.bots.cardvalue import SumTail, by_value, mask_of, params, weights
 from games.rules import quintzee
 from games.rules.cardgame import MAX_ROLLS
 
@@ -80,6 +80,45 @@ class Fitted:
         self.mean = p["mean"]
         self.five_rate = p["five_rate"]
         self.top = SumTail([by_value(p["dist"][b], FACE[b]) for b in TOP])
+        self.weights = weights(p)
+
+    def first_weights(self) -> np.ndarray:
+        """The fitted means' model as weights of ``features``: value iteration's starting point."""
+        w = np.zeros(FEATURES)
+        w[: len(BOXES)] = [self.mean[b] for b in BOXES]
+        w[2 * len(BOXES)] = 1.0
+        w[2 * len(BOXES) + 2] = self.five_rate * quintzee.QUINTZEE_BONUS
+        return w
+
+
+# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): each
+# open box, and each open box by the share of the card still open (a box is worth more with more turns
+# to fill it); 35 x the chance of the top bonus, and the same by the share open; once the Quintzee box
+# holds 50, the turns left and their square's share (future Quintzee bonuses).
+FEATURES = 2 * len(BOXES) + 4
+
+
+def features(fit: Fitted, open_boxes: set, sub: int, earned: bool, scored_50: bool) -> np.ndarray:
+    n = len(BOXES)
+    share = len(open_boxes) / n
+    f = np.zeros(FEATURES)
+    for i, box in enumerate(BOXES):
+        if box in open_boxes:
+            f[i], f[n + i] = 1.0, share
+    if not earned:
+        bonus = quintzee.TOP_BONUS * fit.top(mask_of(open_boxes, TOP), quintzee.TOP_BONUS_AT - sub)
+        f[2 * n], f[2 * n + 1] = bonus, bonus * share
+    if scored_50:
+        f[2 * n + 2], f[2 * n + 3] = len(open_boxes), len(open_boxes) * share
+    return f
+
+
+def card_features(card: dict) -> np.ndarray:
+    """``features`` of a card as the engine keeps it (games/bots/fit.py's value iteration)."""
+    boxes = card["boxes"]
+    open_boxes = {b for b in BOXES if boxes[b] is None}
+    scored = boxes["quintzee"] == quintzee.QUINTZEE
+    return features(fitted(), open_boxes, card["top_subtotal"], card["top_bonus"] > 0, scored)
 
 
 @cache
@@ -101,6 +140,8 @@ class Evaluator:
         self.placements = [(b, None) for b in BOXES if b in self.open]
         self.scored_50 = boxes["quintzee"] == quintzee.QUINTZEE
         self.joker_ready = boxes["quintzee"] is not None
+        if self.fit is not None and self.fit.weights is not None:
+            self.before = card_features(card) @ self.fit.weights
 
     def value(self, box: str, picked: None, v: int, five: int) -> float:
         if box not in self.open:
@@ -116,6 +157,11 @@ class Evaluator:
             gain += quintzee.TOP_BONUS
         if self.fit is None:
             return float(gain)
+        if self.fit.weights is not None:
+            reached = box in FACE and not earned and sub >= quintzee.TOP_BONUS_AT
+            scored = self.scored_50 or (box == "quintzee" and v == quintzee.QUINTZEE)
+            after = features(self.fit, self.open - {box}, sub, earned or reached, scored)
+            return gain + after @ self.fit.weights - self.before
         return gain + self._change(box, v, sub, earned)
 
     def _change(self, box: str, v: int, sub: int, earned: bool) -> float:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import CountTail, SumTail, by_value, mask_of, normal_tail, params
+from games.bots.cardvalue import CountTail, SumTail, by_value, mask_of, normal_tail, params, weights
 from games.rules import triple_yahtzee_99 as ty
 
 slug = ty.slug
@@ -76,6 +76,15 @@ class Fitted:
         self.lower_three = CountTail([p["three"][b] for b in COUNTED])
         self._open: dict[frozenset, tuple] = {}
         self.tiers: dict[tuple[int, int], float] = {}  # (open upper mask, upper subtotal) -> expected tiers
+        self.weights = weights(p)
+
+    def first_weights(self) -> np.ndarray:
+        """The fitted figures' model as weights of ``features``: value iteration's starting point."""
+        w = np.zeros(FEATURES)
+        w[0] = 1.0
+        for waste in ty.WASTE:
+            w[2 + ty.BOXES.index(waste)] = self.waste
+        return w
 
     def open_figures(self, boxes: frozenset) -> tuple:
         """(upper mask, face mask, counted mask, lower mean, lower variance, mean of the open boxes) of a
@@ -138,6 +147,35 @@ def _meets(c: Column) -> bool:
     )
 
 
+# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): the
+# fitted figures' worth of the card (``Evaluator._worth``) and the same by the share of the card's
+# scoring boxes still open; for each box, how many columns have it open, and the same by the share open
+# (a waste box's and a box's worth change with the turns to come). A full card is worth 0.
+FEATURES = 2 + 2 * len(ty.BOXES)
+
+
+def features(worth: float, cols: list[Column]) -> np.ndarray:
+    f = np.zeros(FEATURES)
+    left = sum(1 for c in cols for b in c.open if b in ty.SCORING)
+    if not left:
+        return f
+    share = left / ty.CARD_BOXES
+    f[0], f[1] = worth, worth * share
+    n = len(ty.BOXES)
+    for c in cols:
+        for b in c.open:
+            i = ty.BOXES.index(b)
+            f[2 + i] += 1.0
+            f[2 + n + i] += share
+    return f
+
+
+def card_features(card: dict) -> np.ndarray:
+    """``features`` of a card as the engine keeps it (games/bots/fit.py's value iteration)."""
+    cols = [_column(col) for col in card["columns"]]
+    return features(Evaluator(card, True).before_figures, cols)
+
+
 class Evaluator:
     """The value of every placement on one card; ``fitted=False`` counts the points now only."""
 
@@ -152,7 +190,22 @@ class Evaluator:
         ]
         if self.all_yahtzee and self.bonus_free:
             self.placements.append(("yahtzee_bonus", 1))
-        self.before = self._worth(self.columns) if self.fit else 0.0
+        self.before_figures = self._worth(self.columns) if self.fit else 0.0
+        self.weights = self.fit.weights if self.fit else None
+        self.before = self.before_figures
+        if self.weights is not None:
+            phi = features(self.before_figures, self.columns)
+            self.before = phi @ self.weights
+            # The boxes' part of the worth, kept to take a placed box off it (a placement's worth is
+            # looked up hundreds of times a turn): by box count, and by box count x the share open.
+            n = len(ty.BOXES)
+            self.left = sum(1 for c in self.columns for b in c.open if b in ty.SCORING)
+            counts = np.zeros(n)
+            for c in self.columns:
+                for b in c.open:
+                    counts[ty.BOXES.index(b)] += 1
+            self.by_count = float(counts @ self.weights[2 : 2 + n])
+            self.by_share = float(counts @ self.weights[2 + n :])
 
     def value(self, box: str, picked: int, v: int, three: int) -> float:
         if box == "yahtzee_bonus":
@@ -163,7 +216,7 @@ class Evaluator:
             lands = picked
         else:
             return -math.inf
-        if box in ty.WASTE:
+        if box in ty.WASTE and self.weights is None:
             return -self.fit.waste if self.fit else 0.0
         after = self._place(lands, box, v, three)
         gain = sum(
@@ -172,7 +225,20 @@ class Evaluator:
         )
         if self.fit is None:
             return float(gain)
+        if self.weights is not None:
+            return gain + self._after(box, self._worth(after)) - self.before
         return gain + self._worth(after) - self.before
+
+    def _after(self, box: str, worth: float) -> float:
+        """``features(worth, after) @ weights`` for the card after ``box`` is filled, from the card's."""
+        left = self.left - (box in ty.SCORING)
+        if not left:
+            return 0.0
+        share = left / ty.CARD_BOXES
+        i, n, w = ty.BOXES.index(box), len(ty.BOXES), self.weights
+        by_count = self.by_count - w[2 + i]
+        by_share = self.by_share - w[2 + n + i]
+        return w[0] * worth + w[1] * worth * share + by_count + share * by_share
 
     def _place(self, k: int, box: str, v: int, three: int) -> list[Column]:
         cols = list(self.columns)
