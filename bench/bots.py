@@ -235,6 +235,26 @@ def write_doc(result: dict, command: str) -> None:
     put_section(SECTION, section)
 
 
+def two_sides(task, slugs, games: int, processes: int, chunk: int) -> dict:
+    """Run ``task((slug, on, chunk, games))`` over chunks of ``games`` for each slug with ``on`` False and
+    True (two sides of one change on the same seeded games); each slug's results by side, in game order."""
+    jobs = [
+        (slug, on, c, min(chunk, games - c * chunk))
+        for slug in slugs
+        for on in (False, True)
+        for c in range(math.ceil(games / chunk))
+    ]
+    with Pool(processes) as pool:
+        results = pool.map(task, jobs, chunksize=1)
+    return {
+        slug: {
+            on: [r for job, rs in zip(jobs, results, strict=True) if job[:2] == (slug, on) for r in rs]
+            for on in (False, True)
+        }
+        for slug in slugs
+    }
+
+
 def put_section(title: str, section: str) -> None:
     """Put ``section`` (starting with its ``title`` line) in DOC in place of the one there, or at the end."""
     text = DOC.read_text()

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
 from collections.abc import Sequence
-from multiprocessing import Pool
 
 from bench import bots as bb
 from bench import quintzee as bq
@@ -55,20 +53,8 @@ def task(job: tuple) -> list[float]:
 
 
 def measure(slugs: Sequence[str], games: int, processes: int) -> dict:
-    jobs = [
-        (slug, on, chunk, min(CHUNK, games - chunk * CHUNK))
-        for slug in slugs
-        for on in (False, True)
-        for chunk in range(math.ceil(games / CHUNK))
-    ]
-    with Pool(processes) as pool:
-        results = pool.map(task, jobs, chunksize=1)
     out: dict = {}
-    for slug in slugs:
-        sides = {
-            on: [w for job, r in zip(jobs, results, strict=True) if job[:2] == (slug, on) for w in r]
-            for on in (False, True)
-        }
+    for slug, sides in bb.two_sides(task, slugs, games, processes, CHUNK).items():
         diffs = [a - b for a, b in zip(sides[True], sides[False], strict=True)]
         out[slug] = {
             "points": bq.summary(sides[False]),

@@ -28,14 +28,8 @@ def test_a_game_without_the_optimum_has_no_loss_figures():
     assert "loss_before" not in result and result["before"]["n"] == 1
 
 
-def test_writing_keeps_the_other_figures_and_games(tmp_path, monkeypatch):
-    from bench import bots as bb
-
-    figures, doc = tmp_path / "bots.json", tmp_path / "BENCHMARKS.md"
-    figures.write_text(bb.JSON_OUT.read_text())
-    doc.write_text(bb.DOC.read_text())
-    monkeypatch.setattr(bb, "JSON_OUT", figures)
-    monkeypatch.setattr(bb, "DOC", doc)
+def test_writing_keeps_the_other_figures_and_games(bench_files):
+    figures, doc = bench_files
     before = json.loads(figures.read_text())
     run = {"command": "python -m bench.value_iteration --games 2", "seconds": 1.0, "processes": 1}
     first = {"games": {"quintzee": vi.measure(["quintzee"], 2, 1)["quintzee"] | run}}

@@ -16,14 +16,8 @@ def test_the_win_play_is_paired_game_for_game():
     assert win_play.task(("quintzee", True, 0, 2)) == win_play.task(("quintzee", True, 0, 2))
 
 
-def test_writing_keeps_the_other_figures(tmp_path, monkeypatch):
-    from bench import bots as bb
-
-    figures, doc = tmp_path / "bots.json", tmp_path / "BENCHMARKS.md"
-    figures.write_text(bb.JSON_OUT.read_text())
-    doc.write_text(bb.DOC.read_text())
-    monkeypatch.setattr(bb, "JSON_OUT", figures)
-    monkeypatch.setattr(bb, "DOC", doc)
+def test_writing_keeps_the_other_figures(bench_files):
+    figures, doc = bench_files
     before = json.loads(figures.read_text())
     result = {
         "games": win_play.measure(["quintzee"], 2, 1),
