@@ -255,6 +255,17 @@ def two_sides(task, slugs, games: int, processes: int, chunk: int) -> dict:
     }
 
 
+def two_sides_args(prog: str, doc: str | None, games: int, what: str, slugs, argv) -> argparse.Namespace:
+    """The command line of a benchmark of two sides (``two_sides``): games per game and side, the games'
+    slugs, the processes, and whether to write the figures."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc)
+    parser.add_argument("--games", type=int, default=games, help=f"{what} per game and side")
+    parser.add_argument("--slugs", default=",".join(slugs))
+    parser.add_argument("--processes", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
+    return parser.parse_args(argv)
+
+
 def put_section(title: str, section: str) -> None:
     """Put ``section`` (starting with its ``title`` line) in DOC in place of the one there, or at the end."""
     text = DOC.read_text()

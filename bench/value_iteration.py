@@ -13,7 +13,6 @@ measured again) and the section of docs/BENCHMARKS.md with ``--write``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -138,12 +137,7 @@ def write(result: dict) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.value_iteration", description=__doc__)
-    parser.add_argument("--games", type=int, default=2000, help="solo games per game and side")
-    parser.add_argument("--slugs", default=",".join(SLUGS))
-    parser.add_argument("--processes", type=int, default=2, choices=(1, 2))
-    parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
-    args = parser.parse_args(argv)
+    args = bb.two_sides_args("python -m bench.value_iteration", __doc__, 2000, "solo games", SLUGS, argv)
     started = time.perf_counter()
     result = {"games": measure(args.slugs.split(","), args.games, args.processes)}
     command = " ".join(["python -m bench.value_iteration", *(argv if argv is not None else sys.argv[1:])])

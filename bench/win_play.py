@@ -12,7 +12,6 @@ Writes docs/benchmarks/bots.json (key "win_play") and the section of docs/BENCHM
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -96,12 +95,7 @@ def write(result: dict) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.win_play", description=__doc__)
-    parser.add_argument("--games", type=int, default=4000, help="two-player games per game and side")
-    parser.add_argument("--slugs", default=",".join(SLUGS))
-    parser.add_argument("--processes", type=int, default=2, choices=(1, 2))
-    parser.add_argument("--write", action="store_true", help="write bots.json and docs/BENCHMARKS.md")
-    args = parser.parse_args(argv)
+    args = bb.two_sides_args("python -m bench.win_play", __doc__, 4000, "two-player games", SLUGS, argv)
     started = time.perf_counter()
     result = {"games": measure(args.slugs.split(","), args.games, args.processes)}
     result["seconds"] = round(time.perf_counter() - started, 1)
