@@ -102,12 +102,17 @@ class Daphne:
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
         artifacts = ROOT / "artifacts"
-        self.log = open(artifacts / log_name, "w") if artifacts.is_dir() else None  # noqa: SIM115
+        artifacts.mkdir(exist_ok=True)
+        # Each xdist worker runs its own server: one log each, or they overwrite one another's.
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker:
+            log_name = log_name.replace(".log", f"-{worker}.log")
+        self.log = open(artifacts / log_name, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             cwd=ROOT,
             env={**env, "SITE_URL": self.url},
-            stdout=self.log or subprocess.DEVNULL,
+            stdout=self.log,
             stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
