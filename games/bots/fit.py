@@ -155,7 +155,10 @@ def simulate(slug: str, strength: str, games: int, rng: random.Random) -> tuple[
     return SUMMARISE[slug](filled, games), fmean(scores)
 
 
-# Value iteration's ridge: small against the features' scale (0-1 for a box, up to 35 for a bonus).
+# Value iteration's ridge: small against the features' scale (0-1 for a box, up to 35 for a bonus),
+# toward the figures' own model (``first_weights``), so that a feature no card of a round showed (Painted
+# DiceZ's worth of a box with one turn left, for every box the round never left last) keeps the figures'
+# worth rather than 0.
 RIDGE = 1e-3
 LAMBDA = 0.0
 
@@ -196,7 +199,8 @@ def iterate(slug: str, games: int, rounds: int, rng: random.Random, lam: float =
             scores.append(play.solo(slug, "expert", rng, players=players, each=each))
             targets += _lambda_returns(turns, scores[-1], lam)
         x, y = np.array(rows), np.array(targets)
-        w = np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y)
+        prior = module.fitted().first_weights()
+        w = np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y + RIDGE * prior)
         means.append(fmean(scores))
         sys.stdout.write(f"value iteration {r + 1}: mean score {means[-1]:.1f} on the weights before\n")
         sys.stdout.flush()

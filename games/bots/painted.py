@@ -8,7 +8,9 @@ values, so a placement is valued once per distinct value.
 
 A placement's value is its points now (a bonus reached included) plus the change in what the rest of
 the card is worth: the fitted mean of every open box, and 35 x the chance that each section (Ones to
-Sixes, the five colours) still reaches 63, from the fitted distribution of each open box's value.
+Sixes, the five colours) still reaches 63, from the fitted distribution of each open box's value; on
+the weights fitted by value iteration (games/bots/fit.py), a linear function of the same by the turns
+left (``features``).
 """
 
 from __future__ import annotations
@@ -80,32 +82,48 @@ class Fitted:
     def first_weights(self) -> np.ndarray:
         """The fitted means' model as weights of ``features``: value iteration's starting point."""
         w = np.zeros(FEATURES)
-        w[:KINDS] = [self.mean[names[0]] for names in KIND]
-        w[2 * KINDS] = w[2 * KINDS + 2] = 1.0
+        for i, names in enumerate(KIND):
+            w[i * HATS : (i + 1) * HATS] = self.mean[names[0]]
+        w[KINDS * HATS :] = 1.0
         return w
 
 
 # The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): each
-# open box, and each by the share of the card still open (a box is worth more with more turns to fill
-# it), the five colours counted together (they play alike: one weight, not five fitted to noise); for
-# each section, 35 x the chance of its bonus, and the same by the share open.
+# open box by the turns left, on a basis of hat functions of the turns left (linear between KNOTS, so a
+# box's worth is its own at each knot and interpolated between: exact at the card's last turns, where a
+# share-of-the-card slope extrapolated from mid-card values went wrong), the five colours counted
+# together (they play alike); for each section, 35 x the chance of its bonus by the same hats.
 KIND = (*((b,) for b in pd.BOXES if b not in pd.CENTER), tuple(pd.CENTER))
 KINDS = len(KIND)
 KIND_OF = {b: i for i, names in enumerate(KIND) for b in names}
-FEATURES = 2 * KINDS + 2 * len(SECTIONS)
+KNOTS = (1, 2, 3, 4, 6, 9, 13, 20)
+HATS = len(KNOTS)
+FEATURES = (KINDS + len(SECTIONS)) * HATS
+
+
+def hats(turns: int) -> list[tuple[int, float]]:
+    """The hat functions that are not 0 at ``turns`` turns left: (index, value), values adding to 1."""
+    for j in range(HATS - 1):
+        lo, hi = KNOTS[j], KNOTS[j + 1]
+        if lo <= turns <= hi:
+            x = (turns - lo) / (hi - lo)
+            return [(j, 1.0 - x), (j + 1, x)]
+    raise ValueError(turns)
 
 
 def features(fit: Fitted, open_boxes: set, sums: tuple[int, int], earned: tuple[bool, bool]) -> np.ndarray:
-    share = len(open_boxes) / len(pd.BOXES)
     f = np.zeros(FEATURES)
+    if not open_boxes:
+        return f
+    h = hats(len(open_boxes))
     for box in open_boxes:
-        i = KIND_OF[box]
-        f[i] += 1.0
-        f[KINDS + i] += share
+        for j, x in h:
+            f[KIND_OF[box] * HATS + j] += x
     for s, (names, _, _) in enumerate(SECTIONS):
         if not earned[s]:
             bonus = pd.BONUS * fit.tails[s](mask_of(open_boxes, names), pd.BONUS_AT - sums[s])
-            f[2 * KINDS + 2 * s], f[2 * KINDS + 2 * s + 1] = bonus, bonus * share
+            for j, x in h:
+                f[(KINDS + s) * HATS + j] = bonus * x
     return f
 
 

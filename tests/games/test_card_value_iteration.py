@@ -158,3 +158,42 @@ def test_a_placement_changes_the_worth_as_the_features_of_the_card_after_it_say(
             after = e._place(col, box, 5, 1)
             worth = e._worth(after)
             assert e._after(box, worth) == pytest.approx(ty_bots.features(worth, after) @ e.weights)
+
+
+def test_painted_dicez_hats_add_to_one_and_are_each_knots_own():
+    """Painted DiceZ's worth of a box by the turns left is linear between knots: at each turn count the
+    hats add to 1 (so the figures' constant means are one weight per box), and at a knot only its own
+    hat is on (the card's last turns get weights of their own)."""
+    painted = _module("painted-dicez")
+    for turns in range(1, 21):
+        h = dict(painted.hats(turns))
+        assert sum(h.values()) == pytest.approx(1.0) and all(0 <= x <= 1 for x in h.values())
+        if turns in painted.KNOTS:
+            assert h[painted.KNOTS.index(turns)] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        painted.hats(0)
+
+
+def test_the_refit_keeps_an_unseen_feature_at_the_figures_model(monkeypatch, tmp_path):
+    """A feature no card of a round showed keeps its first weight: the ridge pulls toward the figures'
+    model, not 0. In a round of one Painted DiceZ game, one box is left for the last turn: every other
+    box's weight at one turn left (the first knot's hat) is unseen."""
+    params = tmp_path / "card_params.json"
+    params.write_text(cardvalue.PARAMS.read_text())
+    monkeypatch.setattr(cardvalue, "PARAMS", params)
+    cardvalue.params.cache_clear()
+    painted = _module("painted-dicez")
+    painted.fitted.cache_clear()
+    try:
+        fit.iterate("painted-dicez", games=1, rounds=1, rng=random.Random(3))
+        w = np.asarray(json.loads(params.read_text())["painted-dicez"]["weights"])
+        first = painted.fitted().first_weights()
+        last_turn = [i * painted.HATS for i in range(painted.KINDS)]
+        kept = np.isclose(w[last_turn], first[last_turn], rtol=0, atol=1e-5)  # stored to 6 decimals
+        assert kept.sum() >= painted.KINDS - 1
+        assert not np.allclose(w, first)  # and the seen ones were fitted
+    finally:
+        monkeypatch.undo()
+        cardvalue.params.cache_clear()
+        painted.fitted.cache_clear()
+        cards._turns.clear()
