@@ -200,8 +200,9 @@ class Evaluator:
         return gain
 
 
-# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
-# final score / boxes, 391.9 / 20): the unit in which the coach weighs a cost.
-TURN_WORTH = 19.6
+# The expert's mean points per turn in a solo game, on its fitted weights (bench.value_iteration, 2,000
+# games, docs/BENCHMARKS.md: mean final score / boxes, 406.5 / 20): the unit in which the coach weighs a
+# cost.
+TURN_WORTH = 20.3
 # What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
 PLAYERS = CardPlayers(__name__)
