@@ -99,3 +99,16 @@ def normal_tail(mean: float, var: float, need: float) -> float:
 
 def mask_of(open_boxes, names: tuple[str, ...]) -> int:
     return sum(1 << i for i, name in enumerate(names) if name in open_boxes)
+
+
+def hats(turns: int, knots: tuple[int, ...]) -> list[tuple[int, float]]:
+    """The hat functions of the turns left (linear between ``knots``) that are not 0 at ``turns``: (index,
+    value), the values adding to 1. A feature by these hats is worth its own weight at each knot and is
+    interpolated between: the card's last turns get weights of their own, where a slope by the share of
+    the card open, extrapolated from mid-card, went wrong (Painted DiceZ, docs/engine.md)."""
+    for j in range(len(knots) - 1):
+        lo, hi = knots[j], knots[j + 1]
+        if lo <= turns <= hi:
+            x = (turns - lo) / (hi - lo)
+            return [(j, 1.0 - x), (j + 1, x)]
+    raise ValueError(turns)

@@ -14,8 +14,9 @@ same figures. The stored ones come from ``--games 300 --rounds 3`` (triple-quint
 
 ``--iterate R`` fits the weights of each game's card features by value iteration instead (``iterate``),
 on the stored figures. The stored weights come from ``--games 500 --iterate 14 --seed 1`` (quintzee) and
-``--games 150 --iterate 5 --seed 1`` (triple-quintzee), both with lambda 0; Painted DiceZ and Triple
-Yahtzee 99 have none (their rounds did not gain: docs/engine.md).
+``--games 150 --iterate 5 --seed 1`` (triple-quintzee), both with lambda 0; Painted DiceZ's and Triple
+Yahtzee 99's from rounds of 300 games and more, the weights of one round carried into the next
+(docs/engine.md, "Value iteration", says which).
 
 The games are played by the card players on the game's own evaluation (``cards._game``): the site's
 players of the three card games; for Quintzee, whose expert on the site plays the exact optimum, the

@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import SumTail, by_value, mask_of, params, weights
+from games.bots.cardvalue import SumTail, by_value, hats, mask_of, params, weights
 from games.rules import painted_dicez as pd
 from games.rules.dice import COLOURS
 
@@ -101,21 +101,11 @@ HATS = len(KNOTS)
 FEATURES = (KINDS + len(SECTIONS)) * HATS
 
 
-def hats(turns: int) -> list[tuple[int, float]]:
-    """The hat functions that are not 0 at ``turns`` turns left: (index, value), values adding to 1."""
-    for j in range(HATS - 1):
-        lo, hi = KNOTS[j], KNOTS[j + 1]
-        if lo <= turns <= hi:
-            x = (turns - lo) / (hi - lo)
-            return [(j, 1.0 - x), (j + 1, x)]
-    raise ValueError(turns)
-
-
 def features(fit: Fitted, open_boxes: set, sums: tuple[int, int], earned: tuple[bool, bool]) -> np.ndarray:
     f = np.zeros(FEATURES)
     if not open_boxes:
         return f
-    h = hats(len(open_boxes))
+    h = hats(len(open_boxes), KNOTS)
     for box in open_boxes:
         for j, x in h:
             f[KIND_OF[box] * HATS + j] += x

@@ -10,7 +10,8 @@ a normal law for the lower total; taken as independent) times the chance its lef
 first (1 once upgraded, 0 once blocked, else ``ORDER`` x its own chance). A column that would meet the
 minimums before its left neighbour upgraded blocks itself and every column to its right, and its value
 falls with that. A waste box keeps the card open at the fitted cost ``waste``; a Yahtzee Bonus box is
-worth the bonus points averaged over every slot.
+worth the bonus points averaged over every slot. On the weights fitted by value iteration (games/bots/
+fit.py), the rest of the card is a linear function of the same by the turns left (``features``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from games.bots.cards import CardPlayers
-from games.bots.cardvalue import CountTail, SumTail, by_value, mask_of, normal_tail, params, weights
+from games.bots.cardvalue import CountTail, SumTail, by_value, hats, mask_of, normal_tail, params, weights
 from games.rules import triple_yahtzee_99 as ty
 
 slug = ty.slug
@@ -80,11 +81,11 @@ class Fitted:
 
     def first_weights(self) -> np.ndarray:
         """The fitted figures' model as weights of ``features``: value iteration's starting point."""
-        w = np.zeros(FEATURES)
-        w[0] = 1.0
+        w = np.zeros((PARTS + len(ty.BOXES), HATS))
+        w[:PARTS] = 1.0
         for waste in ty.WASTE:
-            w[2 + ty.BOXES.index(waste)] = self.waste
-        return w
+            w[ROW[waste]] = self.waste
+        return w.ravel()
 
     def open_figures(self, boxes: frozenset) -> tuple:
         """(upper mask, face mask, counted mask, lower mean, lower variance, mean of the open boxes) of a
@@ -147,33 +148,47 @@ def _meets(c: Column) -> bool:
     )
 
 
-# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py): the
-# fitted figures' worth of the card (``Evaluator._worth``) and the same by the share of the card's
-# scoring boxes still open; for each box, how many columns have it open, and the same by the share open
-# (a waste box's and a box's worth change with the turns to come). A full card is worth 0.
-FEATURES = 2 + 2 * len(ty.BOXES)
+# The features of a card the rest of it is worth a linear function of (games/bots/cardvalue.py), each on
+# hat functions of the turns left (the scoring boxes open, ``cardvalue.hats`` between KNOTS): the
+# fitted figures' worth of the card in its two parts (``Evaluator._parts``: the open boxes at the
+# columns' multipliers now, and what the chances of upgrades add, so that the fit weighs the cruder
+# upgrade model apart); for each box, the multipliers of the columns where it is open (a box's worth
+# scales with its column's, as the figures' do), a waste box once a column (its worth is keeping the
+# card open a turn). A full card is worth 0.
+KNOTS = (1, 2, 3, 4, 6, 9, 13, 20, 30, ty.CARD_BOXES)
+HATS = len(KNOTS)
+PARTS = 2
+FEATURES = (PARTS + len(ty.BOXES)) * HATS
+ROW = {b: PARTS + i for i, b in enumerate(ty.BOXES)}
 
 
-def features(worth: float, cols: list[Column]) -> np.ndarray:
-    f = np.zeros(FEATURES)
-    left = sum(1 for c in cols for b in c.open if b in ty.SCORING)
+def _weight(box: str, multiplier: int) -> int:
+    return 1 if box in ty.WASTE else multiplier
+
+
+def _scoring_left(cols: list[Column]) -> int:
+    return sum(1 for c in cols for b in c.open if b in ty.SCORING)
+
+
+def features(worth: tuple[float, float], cols: list[Column]) -> np.ndarray:
+    f = np.zeros((PARTS + len(ty.BOXES), HATS))
+    left = _scoring_left(cols)
     if not left:
-        return f
-    share = left / ty.CARD_BOXES
-    f[0], f[1] = worth, worth * share
-    n = len(ty.BOXES)
+        return f.ravel()
+    h = hats(left, KNOTS)
+    for j, x in h:
+        f[0, j], f[1, j] = worth[0] * x, worth[1] * x
     for c in cols:
         for b in c.open:
-            i = ty.BOXES.index(b)
-            f[2 + i] += 1.0
-            f[2 + n + i] += share
-    return f
+            for j, x in h:
+                f[ROW[b], j] += _weight(b, c.multiplier) * x
+    return f.ravel()
 
 
 def card_features(card: dict) -> np.ndarray:
     """``features`` of a card as the engine keeps it (games/bots/fit.py's value iteration)."""
     cols = [_column(col) for col in card["columns"]]
-    return features(Evaluator(card, True).before_figures, cols)
+    return features(Evaluator(card, True).before_parts, cols)
 
 
 class Evaluator:
@@ -190,22 +205,28 @@ class Evaluator:
         ]
         if self.all_yahtzee and self.bonus_free:
             self.placements.append(("yahtzee_bonus", 1))
-        self.before_figures = self._worth(self.columns) if self.fit else 0.0
+        self.before_parts = self._parts(self.columns) if self.fit else (0.0, 0.0)
+        self.before_figures = sum(self.before_parts)
         self.weights = self.fit.weights if self.fit else None
         self.before = self.before_figures
         if self.weights is not None:
-            phi = features(self.before_figures, self.columns)
+            phi = features(self.before_parts, self.columns)
             self.before = phi @ self.weights
             # The boxes' part of the worth, kept to take a placed box off it (a placement's worth is
-            # looked up hundreds of times a turn): by box count, and by box count x the share open.
-            n = len(ty.BOXES)
-            self.left = sum(1 for c in self.columns for b in c.open if b in ty.SCORING)
-            counts = np.zeros(n)
-            for c in self.columns:
-                for b in c.open:
-                    counts[ty.BOXES.index(b)] += 1
-            self.by_count = float(counts @ self.weights[2 : 2 + n])
-            self.by_share = float(counts @ self.weights[2 + n :])
+            # looked up hundreds of times a turn): each column's by hat, without and with its multiplier.
+            self.w = self.weights.reshape(PARTS + len(ty.BOXES), HATS)
+            self.left = _scoring_left(self.columns)
+            self.waste_part = [
+                sum((self.w[ROW[b]] for b in c.open if b in ty.WASTE), np.zeros(HATS)) for c in self.columns
+            ]
+            self.box_part = [
+                sum((self.w[ROW[b]] for b in c.open if b not in ty.WASTE), np.zeros(HATS))
+                for c in self.columns
+            ]
+            self.boxes_part = sum(
+                c.multiplier * b + w
+                for c, b, w in zip(self.columns, self.box_part, self.waste_part, strict=True)
+            )
 
     def value(self, box: str, picked: int, v: int, three: int) -> float:
         if box == "yahtzee_bonus":
@@ -226,19 +247,24 @@ class Evaluator:
         if self.fit is None:
             return float(gain)
         if self.weights is not None:
-            return gain + self._after(box, self._worth(after)) - self.before
+            return gain + self._after(lands, box, after, self._parts(after)) - self.before
         return gain + self._worth(after) - self.before
 
-    def _after(self, box: str, worth: float) -> float:
-        """``features(worth, after) @ weights`` for the card after ``box`` is filled, from the card's."""
+    def _after(self, k: int, box: str, after: list[Column], worth: tuple[float, float]) -> float:
+        """``features(worth, after) @ weights`` for the card after ``box`` is filled in column ``k``, from the
+        card's (the column's multiplier may have changed: an upgrade)."""
         left = self.left - (box in ty.SCORING)
         if not left:
             return 0.0
-        share = left / ty.CARD_BOXES
-        i, n, w = ty.BOXES.index(box), len(ty.BOXES), self.weights
-        by_count = self.by_count - w[2 + i]
-        by_share = self.by_share - w[2 + n + i]
-        return w[0] * worth + w[1] * worth * share + by_count + share * by_share
+        w, i = self.w, ROW[box]
+        box_part, waste_part = self.box_part[k - 1], self.waste_part[k - 1]
+        before = self.columns[k - 1].multiplier * box_part + waste_part
+        if box in ty.WASTE:
+            now = after[k - 1].multiplier * box_part + waste_part - w[i]
+        else:
+            now = after[k - 1].multiplier * (box_part - w[i]) + waste_part
+        boxes = self.boxes_part - before + now
+        return sum(x * (w[0, j] * worth[0] + w[1, j] * worth[1] + boxes[j]) for j, x in hats(left, KNOTS))
 
     def _place(self, k: int, box: str, v: int, three: int) -> list[Column]:
         cols = list(self.columns)
@@ -268,7 +294,12 @@ class Evaluator:
         return cols
 
     def _worth(self, cols: list[Column]) -> float:
-        total = 0.0
+        return sum(self._parts(cols))
+
+    def _parts(self, cols: list[Column]) -> tuple[float, float]:
+        """The card's worth on the figures in two parts: its open boxes' at the columns' multipliers now,
+        and what the chances of upgrades add to the columns (points and open boxes)."""
+        rests = ups = 0.0
         chance_left = 1.0  # the chance the column to the left upgrades before this one would
         for c in cols:
             key = c
@@ -282,8 +313,9 @@ class Evaluator:
             else:
                 expected = c.multiplier
                 chance_left = 1.0 if c.status == "upgraded" else 0.0
-            total += expected * (c.points + rest) - c.multiplier * c.points
-        return total
+            rests += c.multiplier * rest
+            ups += (expected - c.multiplier) * (c.points + rest)
+        return rests, ups
 
     def _rest(self, c: Column) -> float:
         fit = self.fit
@@ -305,8 +337,9 @@ class Evaluator:
         return p * normal_tail(mean, var, ty.MIN_LOWER_TOTAL - c.lower)
 
 
-# The expert's mean points per turn in a solo game (bench.bots, 2,000 games, docs/BENCHMARKS.md: mean
-# final score / boxes, 3476.7 / 54): the unit in which the coach weighs a cost.
-TURN_WORTH = 64.4
+# The expert's mean points per turn in a solo game, on its fitted weights (bench.value_iteration, 2,000
+# games, docs/BENCHMARKS.md: mean final score / turns, 3770.6 / 54): the unit in which the coach weighs a
+# cost.
+TURN_WORTH = 69.8
 # What the game's declaration names (its engine's PLAYERS): this evaluation, played by the card turn.
 PLAYERS = CardPlayers(__name__)

@@ -155,9 +155,12 @@ def test_a_placement_changes_the_worth_as_the_features_of_the_card_after_it_say(
     for card in _cards("triple-yahtzee-99", seed, every=9)[:-1]:
         e = ty_bots.Evaluator(card, True)
         for box, col in e.placements:
-            after = e._place(col, box, 5, 1)
-            worth = e._worth(after)
-            assert e._after(box, worth) == pytest.approx(ty_bots.features(worth, after) @ e.weights)
+            lands = e.bonus_free[0] if box == "yahtzee_bonus" else col
+            after = e._place(lands, box, 5, 1)
+            worth = e._parts(after)
+            assert e._after(lands, box, after, worth) == pytest.approx(
+                ty_bots.features(worth, after) @ e.weights
+            )
 
 
 def test_painted_dicez_hats_add_to_one_and_are_each_knots_own():
@@ -166,12 +169,12 @@ def test_painted_dicez_hats_add_to_one_and_are_each_knots_own():
     hat is on (the card's last turns get weights of their own)."""
     painted = _module("painted-dicez")
     for turns in range(1, 21):
-        h = dict(painted.hats(turns))
+        h = dict(cardvalue.hats(turns, painted.KNOTS))
         assert sum(h.values()) == pytest.approx(1.0) and all(0 <= x <= 1 for x in h.values())
         if turns in painted.KNOTS:
             assert h[painted.KNOTS.index(turns)] == pytest.approx(1.0)
     with pytest.raises(ValueError):
-        painted.hats(0)
+        cardvalue.hats(0, painted.KNOTS)
 
 
 def test_the_refit_keeps_an_unseen_feature_at_the_figures_model(monkeypatch, tmp_path):
@@ -197,3 +200,25 @@ def test_the_refit_keeps_an_unseen_feature_at_the_figures_model(monkeypatch, tmp
         cardvalue.params.cache_clear()
         painted.fitted.cache_clear()
         cards._turns.clear()
+
+
+def test_triple_yahtzee_99s_box_features_are_its_columns_multipliers_by_the_turns_left():
+    """A box open in every column of a new card counts 1 + 2 + 3 (a box's worth scales with its column's
+    multiplier), a waste box once a column, all on the hat of the whole card's turns; once column 1
+    upgrades to 2x, its open boxes count 2."""
+    ty_bots = _module("triple-yahtzee-99")
+    engine = rules.get("triple-yahtzee-99")
+    card = engine.new_game(["solo"])["cards"]["solo"]
+    cols = [ty_bots._column(c) for c in card["columns"]]
+    f = ty_bots.features((0.0, 0.0), cols).reshape(-1, ty_bots.HATS)
+    last = ty_bots.HATS - 1  # the knot of a whole card's scoring boxes open
+    assert ty_bots.KNOTS[last] == ty_bots.ty.CARD_BOXES
+    assert f[ty_bots.ROW["sixes"], last] == 6 and f[ty_bots.ROW["waste_upper"], last] == 3
+    assert not f[:, :last].any()
+    cols[0] = cols[0]._replace(status="upgraded", multiplier=2, open=cols[0].open - {"ones"})
+    f = ty_bots.features((0.0, 0.0), cols).reshape(-1, ty_bots.HATS)
+    on = dict(cardvalue.hats(ty_bots.ty.CARD_BOXES - 1, ty_bots.KNOTS))
+    assert f[ty_bots.ROW["sixes"]].sum() == pytest.approx(7) and f[
+        ty_bots.ROW["ones"]
+    ].sum() == pytest.approx(5)
+    assert f[ty_bots.ROW["sixes"], last] == pytest.approx(7 * on[last])
