@@ -215,6 +215,7 @@ class Evaluator:
             # The boxes' part of the worth, kept to take a placed box off it (a placement's worth is
             # looked up hundreds of times a turn): each column's by hat, without and with its multiplier.
             self.w = self.weights.reshape(PARTS + len(ty.BOXES), HATS)
+            self._terms: dict = {}
             self.left = _scoring_left(self.columns)
             self.waste_part = [
                 sum((self.w[ROW[b]] for b in c.open if b in ty.WASTE), np.zeros(HATS)) for c in self.columns
@@ -253,18 +254,27 @@ class Evaluator:
     def _after(self, k: int, box: str, after: list[Column], worth: tuple[float, float]) -> float:
         """``features(worth, after) @ weights`` for the card after ``box`` is filled in column ``k``, from the
         card's (the column's multiplier may have changed: an upgrade)."""
+        key = (k, box, after[k - 1].multiplier)
+        terms = self._terms.get(key)
+        if terms is None:
+            terms = self._terms[key] = self._after_terms(*key)
+        return sum(x * (w0 * worth[0] + w1 * worth[1] + boxes) for x, w0, w1, boxes in terms)
+
+    def _after_terms(self, k: int, box: str, multiplier: int) -> list[tuple[float, float, float, float]]:
+        """(hat, its two parts' weights, the boxes' part) at each hat on after the placement: a few keys a
+        turn, where the placement's value is asked for hundreds of times."""
         left = self.left - (box in ty.SCORING)
         if not left:
-            return 0.0
+            return []
         w, i = self.w, ROW[box]
         box_part, waste_part = self.box_part[k - 1], self.waste_part[k - 1]
         before = self.columns[k - 1].multiplier * box_part + waste_part
         if box in ty.WASTE:
-            now = after[k - 1].multiplier * box_part + waste_part - w[i]
+            now = multiplier * box_part + waste_part - w[i]
         else:
-            now = after[k - 1].multiplier * (box_part - w[i]) + waste_part
+            now = multiplier * (box_part - w[i]) + waste_part
         boxes = self.boxes_part - before + now
-        return sum(x * (w[0, j] * worth[0] + w[1, j] * worth[1] + boxes[j]) for j, x in hats(left, KNOTS))
+        return [(x, float(w[0, j]), float(w[1, j]), float(boxes[j])) for j, x in hats(left, KNOTS)]
 
     def _place(self, k: int, box: str, v: int, three: int) -> list[Column]:
         cols = list(self.columns)
