@@ -206,14 +206,14 @@ class Evaluator:
         if self.all_yahtzee and self.bonus_free:
             self.placements.append(("yahtzee_bonus", 1))
         self.before_parts = self._parts(self.columns) if self.fit else (0.0, 0.0)
-        self.before_figures = sum(self.before_parts)
         self.weights = self.fit.weights if self.fit else None
-        self.before = self.before_figures
+        self.before = sum(self.before_parts)
         if self.weights is not None:
             phi = features(self.before_parts, self.columns)
             self.before = phi @ self.weights
             # The boxes' part of the worth, kept to take a placed box off it (a placement's worth is
-            # looked up hundreds of times a turn): each column's by hat, without and with its multiplier.
+            # looked up hundreds of times a turn): each column's by hat, its waste boxes' apart (they do
+            # not scale with the multiplier).
             self.w = self.weights.reshape(PARTS + len(ty.BOXES), HATS)
             self._terms: dict = {}
             self.left = _scoring_left(self.columns)
