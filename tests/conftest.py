@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import os
 import time
+from pathlib import Path
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -91,8 +93,52 @@ async def _close_move_pool():
 LAST = ("tests/reliability/test_topology.py::test_an_idle_websocket_stays_open_for_five_minutes",)
 
 
+# .ci/run runs the suite twice, each test in the pass where it means most (TEST_PASS; unset, as in a
+# plain `make test`, runs every test). "embedded" (SQLite, in-memory layer) runs all but the browser
+# tests; "real" (PostgreSQL, Redis: production's path) runs the browser tests and every test that can
+# touch a backend, and leaves out the tests that touch none (rules, engines, computers' arithmetic),
+# which mean the same on both and ran in the first pass.
+TEST_PASSES = ("embedded", "real")
+DB_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+# A module that names one of these may reach a backend without a database fixture.
+BACKEND_WORDS = ("redis", "channel_layer", "channels.layers", "database", "postgres", "connection")
+_backend_modules: dict[str, bool] = {}
+
+
+def _touches_a_backend(item) -> bool:
+    if item.get_closest_marker("django_db") or item.get_closest_marker("postgres"):
+        return True
+    if DB_FIXTURES & set(item.fixturenames):
+        return True
+    path = str(item.fspath)
+    if path not in _backend_modules:
+        text = Path(path).read_text(encoding="utf-8").lower()
+        _backend_modules[path] = any(word in text for word in BACKEND_WORDS)
+    return _backend_modules[path]
+
+
+def _in_this_pass(item, test_pass: str) -> bool:
+    if test_pass == "embedded":
+        return not item.get_closest_marker("browser")
+    return bool(item.get_closest_marker("browser")) or _touches_a_backend(item)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-django's own ordering
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
+    test_pass = os.environ.get("TEST_PASS", "")
+    if test_pass and test_pass not in TEST_PASSES:
+        raise pytest.UsageError(f"TEST_PASS is {test_pass!r}: one of {', '.join(TEST_PASSES)}, or unset")
+    if test_pass:
+        deselected = [item for item in items if not _in_this_pass(item, test_pass)]
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = [item for item in items if _in_this_pass(item, test_pass)]
     # Only coroutine tests have the event loop a pool belongs to (a sync test may run its own loop).
     for item in items:
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
