@@ -275,7 +275,7 @@ def _heuristic_lines(result: dict) -> list[str]:
     e = h["expert"]["score"]
     to_opt, to_measured = h["gap_to_optimum"], h["gap_to_optimal_player"]
     lines = [
-        "### The heuristic card-game method on Quintzee (issue 38)",
+        "### The heuristic card-game method on Quintzee",
         "",
         f"Measured by `{h['command']}` ({h['seconds']:.0f} s, one process). The card games' heuristic "
         "method, unchanged (games/bots/cards.py: exact expectation over the rolls left, a placement worth "

@@ -8,11 +8,13 @@ for the bare Channels baseline, back to back in one run:
 - a saturation step: think time 0, the throughput is what the server sustains.
 
 Every step starts fresh servers (so their peak memory is that step's) and ends with the log check.
-The figures go to docs/benchmarks/latest.json and to the generated part of docs/BENCHMARKS.md.
+The figures go to docs/benchmarks/latest.json; the summary and the neighbour pair to the generated part
+of docs/BENCHMARKS.md (every step's table would take that page past its length; `--report` prints it).
 
     python -m bench.run                 # everything (about an hour)
     python -m bench.run --quick         # a smoke run of a minute: tiny steps, nothing written to docs/
     python -m bench.run --profile 20    # py-spy on the server during a saturation step of ours
+    python -m bench.run --report docs/benchmarks/latest.json   # a run's whole report, every step
 """
 
 from __future__ import annotations
@@ -659,7 +661,8 @@ def _fmt(value, digits: int = 1) -> str:
     return str(value)
 
 
-def markdown(report: dict) -> str:
+def markdown(report: dict, *, every_step: bool = True) -> str:
+    """The run's report; docs/BENCHMARKS.md gets it without ``every_step``'s table (in the JSON)."""
     m = report["machine"]
     lines = [
         BEGIN,
@@ -717,6 +720,16 @@ def markdown(report: dict) -> str:
         f"No action lost or duplicated, no error: **{'met' if nl['met'] else 'MISSED'}** "
         f"(errors in passing and saturation steps: {nl['errors_in_passing_and_saturation_steps']}; every "
         f"game's log checked: {'ok' if nl['every_log_checked_ok'] else 'PROBLEMS'}).",
+    ]
+    if not every_step:
+        lines += [
+            "",
+            "Every step's figures (latency, CPU by process, memory, load) are in the run's JSON; "
+            f"`python -m bench.run --report {JSON_OUT.relative_to(ROOT)}` prints their table.",
+        ]
+        lines += _neighbour_table(summary.get("neighbour") or [])
+        return "\n".join([*lines, "", END])
+    lines += [
         "",
         "### Every step",
         "",
@@ -1020,7 +1033,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--server-env", default="", help="extra server settings: KEY=VALUE,KEY=VALUE")
     parser.add_argument("--out", default=str(JSON_OUT))
+    parser.add_argument("--report", metavar="JSON", help="print a run's whole report from its JSON and stop")
     args = parser.parse_args(argv)
+    if args.report:
+        print(markdown(json.loads(Path(args.report).read_text())))
+        return 0
     args.processes = [int(x) for x in args.processes.split(",")]
     args.modes = args.modes.split(",")
     args.ladder = {
@@ -1063,8 +1080,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")
+        print(markdown(report))
         if not args.no_docs:
-            write_markdown(markdown(report))
+            write_markdown(markdown(report, every_step=False))
     print(json.dumps(report["summary"], indent=1))
     docs = "" if args.quick or args.no_docs else f" and {MD_OUT}"
     print(f"written: {out if args.quick else args.out}{docs}")

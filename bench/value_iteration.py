@@ -27,7 +27,7 @@ from games.rules.dice import make_dice
 
 SLUGS = ("quintzee", "painted-dicez", "triple-yahtzee-99", "triple-quintzee")
 CHUNK = 25
-SECTION = "## The card experts' value iteration (issue 38)"
+SECTION = "## The card experts' value iteration"
 
 
 def task(job: tuple) -> list[tuple[int, float]]:

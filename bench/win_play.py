@@ -26,7 +26,7 @@ from games.rules.dice import make_dice
 
 SLUGS = ("quintzee", "triple-quintzee")
 CHUNK = 50
-SECTION = "## The last turn played to win (issue 38)"
+SECTION = "## The last turn played to win"
 
 
 def task(job: tuple) -> list[float]:
