@@ -1,13 +1,15 @@
-"""What production's channel layer (channels-redis's pub/sub layer, as shipped) cannot say by itself:
-that one of its Redis connections connected again.
+"""What a channel layer on Redis pub/sub cannot say by itself: that one of its Redis connections
+connected again. Production's layer with Redis is infra.pipelined_layer.PipelinedLayer (the default of
+CHANNEL_LAYER_BACKEND); channels-redis's RedisPubSubChannelLayer, the alternative, is told the same way.
 
-When a shard's pub/sub connection breaks (Redis stopped, restarted), redis-py's pub/sub connects
+When the layer's pub/sub connection breaks (Redis stopped, restarted), redis-py's pub/sub connects
 again and subscribes its channels anew; until then this process hears nothing, and a broadcast
 published meanwhile is lost for its sockets. ``on_resubscribed`` callbacks run when that happens
 (games.live.catchup brings the sockets up to date from the database).
 
 The settings hand ``connected`` to redis-py as every layer connection's ``redis_connect_func`` (a
-public argument of its connections, passed through channels-redis's ``hosts``). redis-py calls it in
+public argument of its connections, given in the layer's ``hosts``: either layer passes it to redis-py
+as it is). redis-py calls it in
 place of its own handshake on every connect, then runs the connection's connect callbacks: for the
 pub/sub connection, the one that subscribes every channel again. Listeners are therefore called from
 a task that starts after the handshake, once the resubscription was written; what they read from the

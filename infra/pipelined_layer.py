@@ -4,11 +4,11 @@ behaviour, on redis-py's public API only.
 Why not the layer as shipped: a move sends two group messages, and ``RedisPubSubChannelLayer`` publishes
 each as a command of its own under its shard's lock, one round trip after the other. A process that is
 busy with moves spends its one core on those commands: with the shipped layer the saturated load step
-reached 0.655 of the bare Channels baseline, with messages sent in batches 0.760 (docs/BENCHMARKS.md,
-"Issue 33, third stop"); more shards of the shipped layer did not help ("Issue 33, fourth stop"); this
-layer, against the shipped one on one tree, five alternating runs each: 487 against 411 moves a second
-at saturation (medians), p99 42 against 160 ms at 250 tables ("Issue 33, fifth stop"), so it is the
-default (CHANNEL_LAYER_BACKEND). Here
+reached 0.655 of the bare Channels baseline, with messages sent in batches 0.760; more shards of the
+shipped layer did not help; this layer, against the shipped one on one tree, five alternating runs
+each: 487 against 411 moves a second at saturation (medians), p99 42 against 160 ms at 250 tables
+(docs/BENCHMARKS.md, "History", 2026-12-05 and 2026-12-06; the sessions in bench/journal.md). So it is
+the site's default with Redis (CHANNEL_LAYER_BACKEND), and the shipped layer the alternative. Here
 every message that waits while a pipeline is on its way goes in the next one, so a busy process sends
 many moves' messages per round trip, and subscriptions the same way (one SUBSCRIBE naming every channel
 that waited).
