@@ -1,4 +1,4 @@
-"""The configuration tables (README.md's and docs/RELIABILITY.md's) say what the settings read.
+"""The configuration tables (docs/operations.md's and docs/RELIABILITY.md's) say what the settings read.
 
 Every environment variable the site's settings (base, local, production: not the test settings) read
 is documented, every documented one is read by something (the settings, the entry points, the Makefile,
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [ROOT / "config" / "settings" / f"{name}.py" for name in ("base", "local", "production")]
 ENTRY_POINTS = [ROOT / "manage.py", ROOT / "config" / "asgi.py"]
 TABLES = {
-    "README.md": "| variable | default | meaning |",
+    "docs/operations.md": "| variable | default | meaning |",
     "docs/RELIABILITY.md": "| setting (environment variable) | default | meaning |",
 }
 NOT_LITERAL = object()
@@ -127,7 +127,7 @@ def same(code, doc) -> bool:
 
 
 def test_every_variable_the_settings_read_is_documented():
-    documented = set(table("README.md")) | set(table("docs/RELIABILITY.md"))
+    documented = set(table("docs/operations.md")) | set(table("docs/RELIABILITY.md"))
     missing = sorted(set(settings_reads()) - documented)
     assert not missing, f"read by config/settings but in no configuration table: {missing}"
 
@@ -162,3 +162,8 @@ def test_the_tables_defaults_are_the_codes():
 def test_the_test_switches_are_not_read_by_the_sites_settings():
     """The scripted dice are the test settings' alone: no environment can load a deployment's dice."""
     assert not {"DICE_SOURCE", "DICE_SCRIPT_PATH", "BENCH_BASELINE"} & set(settings_reads())
+
+
+def test_the_settings_have_one_table_for_the_operator():
+    """The operator's table lives in docs/operations.md alone: a second copy in the README would drift."""
+    assert TABLES["docs/operations.md"] not in (ROOT / "README.md").read_text()
