@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import fair_seeds
-from games.errors import GameError
+from games.errors import Conflict, GameError
 from pairing import services
 from pairing.forms import SeekForm
 
@@ -41,7 +41,7 @@ def now_ask(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, form, status=400)
     pace, days = form.pace_and_days()
-    server_seed, client_seed = fair_seeds.from_form(request)
+    seed_ref, client_seed = fair_seeds.from_form(request)
     try:
         seek = services.seek_create(
             user=request.user,
@@ -51,12 +51,13 @@ def now_ask(request: HttpRequest) -> HttpResponse:
             pace=pace,
             days=days,
             computers_after=form.cleaned_data["computers_after"],
-            server_seed=server_seed,
+            seed_ref=seed_ref,
             client_seed=client_seed,
         )
     except GameError as exc:
+        # A commitment used by another request of the player's (Conflict): the page shows a new one.
         form.add_error(None, exc.message)
-        return _page(request, form, status=400)
+        return _page(request, form, status=409 if isinstance(exc, Conflict) else 400)
     if seek.game_id is not None:
         return redirect("games:detail", game_id=seek.game_id)
     return redirect("pairing:now")

@@ -18,7 +18,7 @@ from games import catalogue, fair_seeds
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
 from games.computers.tasks import waiting_for_worker
-from games.errors import GameError, NotFound
+from games.errors import Conflict, GameError, NotFound
 from games.models import Game
 from games.tables import lobby, services
 from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
@@ -89,7 +89,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
-    server_seed, client_seed = fair_seeds.from_form(request)
+    seed_ref, client_seed = fair_seeds.from_form(request)
     try:
         game = services.game_create(
             creator=request.user,
@@ -102,12 +102,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
             computers=form.cleaned_data["computers"] or 0,
             strength=form.cleaned_data["strength"] or "good",
             rated=form.cleaned_data["rated"],
-            server_seed=server_seed,
+            seed_ref=seed_ref,
             client_seed=client_seed,
         )
     except GameError as exc:
+        # A commitment used by another request of the player's (Conflict): the page shows a new one.
         form.add_error(None, exc.message)
-        return _lobby(request, form, status=400)
+        return _lobby(request, form, status=409 if isinstance(exc, Conflict) else 400)
     return redirect("games:detail", game_id=game.pk)
 
 
