@@ -47,20 +47,25 @@ def from_form(request: HttpRequest) -> tuple[int | None, str]:
     return ref, request.POST.get("client_seed", "")
 
 
+class CommitmentUsed(Conflict):
+    """The commitment a request brought serves another game or request already."""
+
+    code = "seed_used"
+
+
 def seed_claim(*, user, ref: int | None) -> str:
     """The server seed committed to ``user`` as ``ref``, used up in the caller's transaction (a service's
-    ``atomic``): "" for no reference. Conflict when it is used already, by another game or request of
+    ``atomic``): "" for no reference. CommitmentUsed when it is used already, by another game or request of
     the player's (a second request with it waits for the first one's transaction, then finds it gone)."""
     if ref is None:
         return ""
     row = SeedCommitment.objects.select_for_update().filter(pk=ref, user=user).first()
     if row is None:
-        raise Conflict(
+        raise CommitmentUsed(
             _(
                 "The fair-dice commitment this page showed has been used by another game of yours "
                 "(another tab?). The page shows a new one now: please send the form again."
-            ),
-            "seed_used",
+            )
         )
     row.delete()
     return row.server_seed

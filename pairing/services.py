@@ -114,11 +114,11 @@ def seek_create(
             )
             seating.tell_queue(queue)
             _schedule(seek)
-    except Conflict as refused:
+    except fair_seeds.CommitmentUsed:
         # A second press that brought the commitment the first one used: the first one's seek, while
         # it waits (once seated, the refusal: the page shows a new commitment).
         seek = Seek.objects.filter(user=user, status=Seek.Status.WAITING, queue=queue).first()
-        if refused.code != "seed_used" or seek is None:
+        if seek is None:
             raise
         return seek
     except IntegrityError:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import fair_seeds
-from games.errors import Conflict, GameError
+from games.errors import GameError
 from pairing import services
 from pairing.forms import SeekForm
 
@@ -54,10 +54,13 @@ def now_ask(request: HttpRequest) -> HttpResponse:
             seed_ref=seed_ref,
             client_seed=client_seed,
         )
+    except fair_seeds.CommitmentUsed as exc:
+        # Said at the top of the page; the page shows a new commitment.
+        messages.error(request, exc.message)
+        return _page(request, form, status=409)
     except GameError as exc:
-        # A commitment used by another request of the player's (Conflict): the page shows a new one.
         form.add_error(None, exc.message)
-        return _page(request, form, status=409 if isinstance(exc, Conflict) else 400)
+        return _page(request, form, status=400)
     if seek.game_id is not None:
         return redirect("games:detail", game_id=seek.game_id)
     return redirect("pairing:now")

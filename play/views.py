@@ -18,7 +18,7 @@ from games import catalogue, fair_seeds
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
 from games.computers.tasks import waiting_for_worker
-from games.errors import Conflict, GameError, NotFound
+from games.errors import GameError, NotFound
 from games.models import Game
 from games.tables import lobby, services
 from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
@@ -105,10 +105,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
             seed_ref=seed_ref,
             client_seed=client_seed,
         )
+    except fair_seeds.CommitmentUsed as exc:
+        # Said at the top of the page, whichever of its forms was sent; the page shows a new commitment.
+        messages.error(request, exc.message)
+        return _lobby(request, form, status=409)
     except GameError as exc:
-        # A commitment used by another request of the player's (Conflict): the page shows a new one.
         form.add_error(None, exc.message)
-        return _lobby(request, form, status=409 if isinstance(exc, Conflict) else 400)
+        return _lobby(request, form, status=400)
     return redirect("games:detail", game_id=game.pk)
 
 
