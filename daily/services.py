@@ -57,6 +57,7 @@ def attempt_start(*, user, kind: str) -> Game:
             seats=1,
             rated=False,
             server_seed=row.server_seed,
+            shared_seed=True,
             client_seed=seeds.client_seed(when, kind),
             private=True,
         )

@@ -91,10 +91,22 @@ class Game(models.Model):
     # The server seed of this game's "Play again", drawn with the game and committed (its SHA-256 in
     # every snapshot) before any player's seed of either game is known ("" for older games).
     next_server_seed = models.CharField(max_length=64, blank=True, default=fair_dice.new_server_seed)
+    # Whether the server seed is meant to be shared with other games (the daily challenge deals a day's
+    # games from the day's seed, and holds it back until every one of them is over: hold_seed_back).
+    # Every other server seed serves one game, ever (the constraint below): revealing a game's seed
+    # then reveals nothing of a game that can still be played.
+    shared_seed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["kind", "status", "finished_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["server_seed"],
+                condition=~models.Q(server_seed="") & models.Q(shared_seed=False),
+                name="games_one_game_per_server_seed",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind_name} #{self.pk} ({self.status})"
@@ -180,6 +192,25 @@ class Game(models.Model):
             "server_seed": self.revealed_seed,
             "next_commitment": fair_dice.commitment(self.next_server_seed) if self.next_server_seed else None,
         }
+
+
+class SeedCommitment(models.Model):
+    """A server seed committed to a player before their browser makes a seed of its own: drawn when a
+    page with a form that creates a game is shown, its SHA-256 on that page (games.fair_seeds). The row
+    is the seed's one use: the game or request it serves deletes it in its own transaction, so two
+    requests that bring the same commitment at once cannot both have it (the session holds only the
+    row's id, never the seed)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    server_seed = models.CharField(max_length=64, unique=True, default=fair_dice.new_server_seed)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"seed committed to {self.user_id} at {self.created_at}"
+
+    @property
+    def commitment(self) -> str:
+        return fair_dice.commitment(self.server_seed)
 
 
 class Seat(models.Model):

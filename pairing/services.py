@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import fair_dice, rules
+from games import fair_dice, fair_seeds, rules
 from games.errors import BadRequest, Conflict, NotFound
 from games.live.broadcast import send_on_commit_to
 from games.models import Game
@@ -77,7 +77,7 @@ def seek_create(
     pace: str = Game.Pace.LIVE,
     days: int | None = None,
     computers_after: int | None = None,
-    server_seed: str = "",
+    seed_ref: int | None = None,
     client_seed: str = "",
     now: datetime | None = None,
 ) -> Seek:
@@ -96,6 +96,7 @@ def seek_create(
     now = now or timezone.now()
     try:
         with transaction.atomic():
+            server_seed = fair_seeds.seed_claim(user=user, ref=seed_ref)
             seek = Seek.objects.create(
                 user=user,
                 kind=kind,
@@ -113,12 +114,19 @@ def seek_create(
             )
             seating.tell_queue(queue)
             _schedule(seek)
+    except fair_seeds.CommitmentUsed:
+        # A second press that brought the commitment the first one used: the first one's seek, while
+        # it waits (once seated, the refusal: the page shows a new commitment).
+        seek = Seek.objects.filter(user=user, status=Seek.Status.WAITING, queue=queue).first()
+        if seek is None:
+            raise
+        return seek
     except IntegrityError:
         seek = Seek.objects.filter(user=user, status=Seek.Status.WAITING).first()
         if seek is None:  # left or seated in between: ask again
             return seek_create(
                 user=user, kind=kind, options=options, seats=seats, pace=pace, days=days,
-                computers_after=computers_after, server_seed=server_seed, client_seed=client_seed, now=now,
+                computers_after=computers_after, seed_ref=seed_ref, client_seed=client_seed, now=now,
             )  # fmt: skip
         if seek.queue != queue:
             raise Conflict(

@@ -41,7 +41,7 @@ def now_ask(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, form, status=400)
     pace, days = form.pace_and_days()
-    server_seed, client_seed = fair_seeds.from_form(request)
+    seed_ref, client_seed = fair_seeds.from_form(request)
     try:
         seek = services.seek_create(
             user=request.user,
@@ -51,9 +51,13 @@ def now_ask(request: HttpRequest) -> HttpResponse:
             pace=pace,
             days=days,
             computers_after=form.cleaned_data["computers_after"],
-            server_seed=server_seed,
+            seed_ref=seed_ref,
             client_seed=client_seed,
         )
+    except fair_seeds.CommitmentUsed as exc:
+        # Said at the top of the page; the page shows a new commitment.
+        messages.error(request, exc.message)
+        return _page(request, form, status=409)
     except GameError as exc:
         form.add_error(None, exc.message)
         return _page(request, form, status=400)

@@ -89,7 +89,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     group = next((g for g in groups if g.pk == form.cleaned_data["group"]), None)
     pace, limit = form.pace_and_limit()
-    server_seed, client_seed = fair_seeds.from_form(request)
+    seed_ref, client_seed = fair_seeds.from_form(request)
     try:
         game = services.game_create(
             creator=request.user,
@@ -102,9 +102,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
             computers=form.cleaned_data["computers"] or 0,
             strength=form.cleaned_data["strength"] or "good",
             rated=form.cleaned_data["rated"],
-            server_seed=server_seed,
+            seed_ref=seed_ref,
             client_seed=client_seed,
         )
+    except fair_seeds.CommitmentUsed as exc:
+        # Said at the top of the page, whichever of its forms was sent; the page shows a new commitment.
+        messages.error(request, exc.message)
+        return _lobby(request, form, status=409)
     except GameError as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=400)

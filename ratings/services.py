@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 
 from django.db import connection, transaction
@@ -105,6 +105,9 @@ def game_rate(game: Game) -> list[RatingChange]:
             [_row(u, kind, start, game.finished_at) for u in missing], ignore_conflicts=True
         )
         rows |= _locked(kind, missing)
+    # Two games of a player that end at once are rated in the order they get the rows; the rebuild
+    # follows the end times, taken when the moves were made, before the locks: they must say the same.
+    _after_the_last(game, rows)
     current = {u: Current(rows[u].mu, rows[u].sigma, rows[u].games) for u in users}
     changes = rate(game.pk, kind, game.finished_at, game.engine.ranking, seats, current)
     for user_id, row in rows.items():
@@ -115,6 +118,16 @@ def game_rate(game: Game) -> list[RatingChange]:
         rows.values(), ["mu", "sigma", "display", "provisional", "games", "updated_at"]
     )
     return RatingChange.objects.bulk_create(changes)
+
+
+def _after_the_last(game: Game, rows: dict[int, Rating]) -> None:
+    """The game's end time moved to just after the last rated game of any of its players (their rows,
+    locked, say when that one ended) when its move read the clock before that one's but was rated
+    after it (it waited longer for its game's row or theirs). Otherwise it stays as the move set it."""
+    last = max((row.updated_at for row in rows.values() if row.games), default=None)
+    if last is not None and game.finished_at <= last:
+        game.finished_at = last + timedelta(microseconds=1)
+        Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
 
 
 def _locked(kind: str, users: list[int]) -> dict[int, Rating]:

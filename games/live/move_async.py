@@ -31,8 +31,9 @@ import logging
 import weakref
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from psycopg import AsyncClientCursor, OperationalError
+from psycopg import sql as psycopg_sql
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
@@ -76,12 +77,16 @@ def enabled() -> bool:
 
 
 def connection_kwargs() -> dict:
-    """psycopg's connection arguments for Django's default database, as the move pool opens them."""
-    db = settings.DATABASES["default"]
-    params = {"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"], "host": db["HOST"]}
-    params = {key: value for key, value in params.items() if value}
-    if db.get("PORT"):
-        params["port"] = db["PORT"]
+    """psycopg's connection arguments for Django's default database, as the move pool opens them.
+
+    Django's own (the backend's ``get_connection_params()``: the name, the credentials and every
+    OPTIONS value, sslmode, sslrootcert, application_name, connect_timeout, ...), so that the moves'
+    connections are opened as securely and as recognisably as the pages' are; then the pool's own
+    overrides. Left out of Django's: its cursor class and its adapters, which are for its synchronous
+    connections (the moves use an async client cursor and psycopg's own loaders, orjson for JSON)."""
+    params = connections["default"].get_connection_params()
+    for django_only in ("cursor_factory", "context"):
+        params.pop(django_only, None)
     # prepare_threshold None: the move's statements are prepared by name (move_sql.prepare_sql()), and
     # psycopg's own bookkeeping of what to prepare hashed every query text, values inlined, on every move.
     return {**params, "autocommit": True, "cursor_factory": AsyncClientCursor, "prepare_threshold": None}
@@ -104,6 +109,11 @@ async def _open_pool() -> AsyncConnectionPool:
 async def _prepare(conn) -> None:
     # The game row's JSON (the whole state) is parsed on every move: orjson instead of json.
     set_json_loads(loads, conn)
+    # OPTIONS' assume_role is not a connection argument: Django sets the role on each connection it
+    # opens, and so does the pool, so that the moves act as the same role as the pages.
+    role = connections["default"].settings_dict["OPTIONS"].get("assume_role")
+    if role:
+        await conn.execute(psycopg_sql.SQL("SET ROLE {}").format(psycopg_sql.Identifier(role)))
     await conn.execute(move_sql.prepare_sql())
 
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import effects, fair_dice, rules
+from games import effects, fair_dice, fair_seeds, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
@@ -51,6 +51,8 @@ def game_create(
     strength: str = "good",
     rated: bool = True,
     server_seed: str = "",
+    seed_ref: int | None = None,
+    shared_seed: bool = False,
     client_seed: str = "",
     others: Sequence = (),
     others_seeds: Sequence[str] = (),
@@ -61,9 +63,11 @@ def game_create(
     pairing filled), and ``computers`` computer players of ``strength`` after them; a table that is full
     from the start (solo, the creator and computers, a paired table) starts at once. Over days
     (``pace``), ``absence_limit`` is 1, 2 or 3 days. ``rated``: the game's end changes its players'
-    ratings (never a solo game's). The dice's server seed is ``server_seed`` if one
-    was committed to the creator beforehand (games.fair_seeds), the creator's seed ``client_seed`` if they
-    brought one; each is drawn from the server's random source otherwise; ``others_seeds``, the seeds
+    ratings (never a solo game's). The dice's server seed is the one committed to the creator beforehand
+    as ``seed_ref`` (games.fair_seeds: claimed in this transaction, Conflict if another game has it), or
+    ``server_seed`` (a seed the caller committed: a pairing request's, a day's with ``shared_seed``,
+    which other games share on purpose); the creator's seed ``client_seed`` if they brought one; each
+    is drawn from the server's random source otherwise; ``others_seeds``, the seeds
     the ``others`` brought ("" for none), in their order. ``reserved_for``: the one player who may take
     the seats left (a challenge). ``private``: a game without a group that its players alone may see (a
     daily challenge's, until its day is over: ``games_make_public``); a group's game is always private."""
@@ -98,6 +102,8 @@ def game_create(
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
+        if seed_ref is not None:
+            server_seed = fair_seeds.seed_claim(user=creator, ref=seed_ref)
         game = Game.objects.create(
             kind=kind,
             options=options,
@@ -109,6 +115,7 @@ def game_create(
             pace=pace,
             rated=bool(rated),
             reserved_for=reserved_for,
+            shared_seed=bool(shared_seed),
             **({"server_seed": server_seed} if server_seed else {}),
         )
         Seat.objects.create(

@@ -76,3 +76,40 @@ def test_play_solo_now_lands_on_the_solo_form(open_as, make_user, language, head
     box = page.locator("#solo-form").bounding_box()
     assert box["y"] < page.locator("#computer-form").bounding_box()["y"]
     assert box["y"] < page.locator("#new-game-form").bounding_box()["y"]
+
+
+@pytest.mark.parametrize(
+    ("language", "device", "scheme"), [("en", "desktop", "light"), ("de", "phone", "dark")]
+)
+def test_a_second_tab_with_the_used_commitment_is_told_and_shown_a_new_one(
+    open_as,  # noqa: F811
+    make_user,
+    language,
+    device,
+    scheme,
+):
+    """Two tabs of the lobby show one commitment; the first creates the game with it. The second is
+    refused with the reason and a new commitment (the page again, 409), and its form sent again
+    creates a game with the commitment that page showed."""
+    ann = make_user("ann", language=language)
+    first = open_as(ann, DESKTOP if device == "desktop" else PHONE, scheme)
+    second = first.context.new_page()
+    first.goto("/games/")
+    second.goto("/games/")
+    committed = first.locator("#fair-next code").inner_text()
+    assert second.locator("#fair-next code").inner_text() == committed
+    first.locator("#new-game-form").get_by_role("button").click()
+    expect(first).to_have_url(re.compile(r"/games/\d+/$"))
+    with second.expect_navigation() as refused:
+        second.locator("#new-game-form").get_by_role("button").click()
+    assert refused.value.status == 409
+    error = "has been used by another game of yours" if language == "en" else "schon von einem anderen deiner"
+    expect(second.locator(".messages")).to_contain_text(error)
+    expect(second.get_by_text(error)).to_have_count(1)
+    fresh = second.locator("#fair-next code").inner_text()
+    assert fresh != committed
+    _shot(second, f"lobby-commitment-used-{language}-{device}-{scheme}")
+    second.locator("#new-game-form").get_by_role("button").click()
+    expect(second).to_have_url(re.compile(r"/games/\d+/$"))
+    games = off_loop(lambda: sorted(g.seed_commitment for g in Game.objects.filter(creator=ann)))
+    assert games == sorted([committed, fresh])

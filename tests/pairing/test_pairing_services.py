@@ -11,7 +11,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import fair_dice
 from games.errors import BadRequest, Conflict
-from games.models import Game
+from games.models import Game, SeedCommitment
 from pairing import seating, services, tasks
 from pairing.models import Seek
 from ratings.models import Rating
@@ -206,11 +206,12 @@ def test_the_worker_seats_far_ratings_when_the_window_reaches_them(make_user, ti
 def test_a_table_takes_its_longest_waiters_committed_seed_and_everyones_own_seeds(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     t0 = timezone.now()
-    anns, bobs = fair_dice.new_server_seed(), fair_dice.new_server_seed()
-    ask(ann, server_seed=anns, client_seed="ann-browser", now=t0)
-    seek = ask(bob, server_seed=bobs, client_seed="bob-browser", now=t0 + timedelta(seconds=2))
+    anns, bobs = SeedCommitment.objects.create(user=ann), SeedCommitment.objects.create(user=bob)
+    ask(ann, seed_ref=anns.pk, client_seed="ann-browser", now=t0)
+    seek = ask(bob, seed_ref=bobs.pk, client_seed="bob-browser", now=t0 + timedelta(seconds=2))
     game = seek.game
-    assert game.server_seed == anns  # ann waited longest: drawn before bob asked
+    assert game.server_seed == anns.server_seed  # ann waited longest: drawn before bob asked
+    assert not SeedCommitment.objects.exists()  # each used up by its request
     game.refresh_from_db()
     assert game.client_seeds == ["ann-browser", "bob-browser"]
 
