@@ -47,10 +47,14 @@ def _capital_as_latin(char: str) -> str:
 def skeleton(username: str) -> str:
     """ICU's UTS #39 skeleton of the name after NFKC and case folding (other scripts' capitals read as
     Latin ones first, above), folded again: confusables.txt's prototypes keep their case (the digit 0
-    reads as O), and the comparison ignores case."""
+    reads as O), and the comparison ignores case.
+
+    Last, i is read as l. The capital I is drawn as the small l in the sans-serif faces pages use
+    (confusables.txt maps I to l), yet case folding, which has to come first, makes it an i: "aIice"
+    passed beside "alice". With case ignored, I is both i and l, so the two letters are one here."""
     normal = unicodedata.normalize("NFKC", username)
     folded = "".join(map(_capital_as_latin, normal)).casefold()
-    return _checker.getSkeleton(0, folded).casefold()
+    return _checker.getSkeleton(0, folded).casefold().replace("i", "l")
 
 
 def username_key(username: str) -> str:
