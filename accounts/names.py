@@ -16,6 +16,10 @@ import icu
 # would be taken for a computer everywhere.
 COMPUTER_PREFIX = "computer-"
 
+# A deleted account's placeholder name starts with it (play/account_data.py makes them): a person under
+# one would pass for a deleted account, and could take a placeholder's name before it is given.
+DELETED_PREFIX = "deleted-"
+
 # The site's own words: its name and staff, the first part of its addresses, and the words a page or a
 # script may print for nobody. A person under one could pass for the site.
 RESERVED_WORDS = (
@@ -66,6 +70,7 @@ def username_key(username: str) -> str:
 
 _RESERVED = frozenset(skeleton(word) for word in RESERVED_WORDS)
 _COMPUTER = skeleton(COMPUTER_PREFIX)
+_DELETED = skeleton(DELETED_PREFIX)
 
 
 def is_reserved(username: str) -> bool:
@@ -75,3 +80,8 @@ def is_reserved(username: str) -> bool:
 def reads_as_a_computer(username: str) -> bool:
     """True for a name that starts with COMPUTER_PREFIX as people read it (any case, any look-alike)."""
     return skeleton(username).startswith(_COMPUTER)
+
+
+def is_deleted_name(username: str) -> bool:
+    """True for a name that starts with DELETED_PREFIX as people read it (any case, any look-alike)."""
+    return skeleton(username).startswith(_DELETED)
