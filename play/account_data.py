@@ -16,6 +16,7 @@ when one has none."""
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -152,18 +153,21 @@ def _leave_unfinished_games(user) -> None:
 
 
 def _renamed(value, old: str, new: str):
-    """``value`` (JSON) with every key and string equal to ``old`` as ``new``."""
+    """``value`` (JSON) with ``old`` as ``new``: keys equal to it, and in strings wherever it stands as
+    a word of its own (the engines' sentences name players: "ann wins after 1 lap")."""
     if isinstance(value, dict):
         return {(new if k == old else k): _renamed(v, old, new) for k, v in value.items()}
     if isinstance(value, list):
         return [_renamed(v, old, new) for v in value]
-    return new if value == old else value
+    if isinstance(value, str):
+        return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _match: new, value)
+    return value
 
 
 def _rename_in_games(user, old_name: str) -> None:
     """Each stored state and logged event names the players: rebuild them from the log under the
     account's new name (the engine decides where a name goes). A game whose log does not replay (none
-    should) has its name replaced wherever it stands as a whole string instead."""
+    should) has its name replaced wherever it stands as a word instead."""
     for game in Game.objects.filter(seats__user=user).exclude(state=None).order_by("pk"):
         try:
             states = game_replay_states(game)
