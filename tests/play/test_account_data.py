@@ -5,12 +5,14 @@ goes; no one acts on another's account."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connection, connections
 from django.test import Client
 
 from accounts.models import User
@@ -253,3 +255,36 @@ def test_a_game_whose_log_does_not_replay_has_the_name_replaced_all_the_same(wor
     game = Game.objects.get(pk=game.pk)
     assert game.state["players"][0] == placeholder and "ann" not in json.dumps(game.state)
     assert all("ann" not in json.dumps(a.result) for a in game.actions.all())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_deletions_at_once_make_one_placeholder(make_user):
+    """Two tabs press Delete at the same moment: the account row is locked, the second finds the
+    account deleted and changes nothing."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite locks the whole database: the two never overlap")
+    ann, cy = make_user("ann"), make_user("cy")
+    game = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000})
+    tables.game_join(game_id=game.pk, user=cy)
+    tables.game_start(game_id=game.pk, user=ann)
+    start, names, errors = threading.Barrier(2), [], []
+
+    def delete() -> None:
+        try:
+            start.wait(10)
+            names.append(account_data.account_delete(user=ann))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=delete) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors and len(names) == 2 and names[0] == names[1]
+    assert User.objects.get(pk=ann.pk).username == names[0]
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED and game.state["players"][0] == names[0]
+    game_verify_replay(game_id=game.pk)
