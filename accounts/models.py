@@ -5,6 +5,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts import sockets
 from accounts.names import username_key
 
 
@@ -42,11 +43,17 @@ class User(AbstractUser):
     # kept from before names were compared whose name looks like an older one's (migration 0006).
     name_key = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
 
+    # The session (accounts.sockets.session_mark) whose sockets stay open when the password saved next
+    # is new: the one that changed it, which Django keeps signed in (update_session_auth_hash). None: a
+    # reset, the admin, a command: every session's sockets close, as Django ends every session.
+    keep_sockets_of: str | None = None
+
     @classmethod
     def from_db(cls, db, field_names, values):
         user = super().from_db(db, field_names, values)
         # The name as stored, to tell in save() whether it changed (absent when the query deferred it).
         user._stored_username = user.__dict__.get("username")
+        user._stored_password = user.__dict__.get("password")
         return user
 
     def save(self, *args, **kwargs):
@@ -55,8 +62,14 @@ class User(AbstractUser):
             update_fields = kwargs.get("update_fields")
             if update_fields is not None and "username" in update_fields:
                 kwargs["update_fields"] = {*update_fields, "name_key"}
+        stored_password = getattr(self, "_stored_password", None)
         super().save(*args, **kwargs)
         self._stored_username = self.username
+        if stored_password is not None and self.__dict__.get("password") != stored_password:
+            # Django ends the other sessions by the password's hash (their session hash no longer
+            # matches); their open sockets were authenticated at their handshake and must end too.
+            sockets.end_sockets(user_id=self.pk, keep=self.keep_sockets_of)
+        self._stored_password = self.__dict__.get("password")
 
     @property
     def is_computer(self) -> bool:

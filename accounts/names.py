@@ -16,6 +16,10 @@ import icu
 # would be taken for a computer everywhere.
 COMPUTER_PREFIX = "computer-"
 
+# A deleted account's placeholder name starts with it (play/account_data.py makes them): a person under
+# one would pass for a deleted account, and could take a placeholder's name before it is given.
+DELETED_PREFIX = "deleted-"
+
 # The site's own words: its name and staff, the first part of its addresses, and the words a page or a
 # script may print for nobody. A person under one could pass for the site.
 RESERVED_WORDS = (
@@ -47,10 +51,14 @@ def _capital_as_latin(char: str) -> str:
 def skeleton(username: str) -> str:
     """ICU's UTS #39 skeleton of the name after NFKC and case folding (other scripts' capitals read as
     Latin ones first, above), folded again: confusables.txt's prototypes keep their case (the digit 0
-    reads as O), and the comparison ignores case."""
+    reads as O), and the comparison ignores case.
+
+    Last, i is read as l. The capital I is drawn as the small l in the sans-serif faces pages use
+    (confusables.txt maps I to l), yet case folding, which has to come first, makes it an i: "aIice"
+    passed beside "alice". With case ignored, I is both i and l, so the two letters are one here."""
     normal = unicodedata.normalize("NFKC", username)
     folded = "".join(map(_capital_as_latin, normal)).casefold()
-    return _checker.getSkeleton(0, folded).casefold()
+    return _checker.getSkeleton(0, folded).casefold().replace("i", "l")
 
 
 def username_key(username: str) -> str:
@@ -62,6 +70,7 @@ def username_key(username: str) -> str:
 
 _RESERVED = frozenset(skeleton(word) for word in RESERVED_WORDS)
 _COMPUTER = skeleton(COMPUTER_PREFIX)
+_DELETED = skeleton(DELETED_PREFIX)
 
 
 def is_reserved(username: str) -> bool:
@@ -71,3 +80,8 @@ def is_reserved(username: str) -> bool:
 def reads_as_a_computer(username: str) -> bool:
     """True for a name that starts with COMPUTER_PREFIX as people read it (any case, any look-alike)."""
     return skeleton(username).startswith(_COMPUTER)
+
+
+def is_deleted_name(username: str) -> bool:
+    """True for a name that starts with DELETED_PREFIX as people read it (any case, any look-alike)."""
+    return skeleton(username).startswith(_DELETED)

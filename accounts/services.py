@@ -22,6 +22,8 @@ def username_check(username: str, *, user: User | None = None, reserved_ok: bool
         raise ValidationError(
             _("Names starting with “computer-” belong to the computer players."), code="computer"
         )
+    if names.is_deleted_name(username):
+        raise ValidationError(_("Names starting with “deleted-” belong to deleted accounts."), code="deleted")
     if not reserved_ok and names.is_reserved(username):
         raise ValidationError(_("This name is reserved for the site."), code="reserved")
     holders = User.objects.filter(name_key=names.username_key(username))

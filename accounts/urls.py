@@ -12,7 +12,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_change_done")),
+        views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

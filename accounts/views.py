@@ -21,7 +21,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts import arrivals
 
-from . import services
+from . import services, sockets
 from .forms import ProfileForm, SignUpForm
 from .throttle import limit_password_resets, limit_signups
 
@@ -87,6 +87,17 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         return limit_password_resets(self.request, form.cleaned_data["email"]) or super().form_valid(form)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change; the session that changes it keeps its sockets, every other session's
+    close (accounts.sockets), as Django keeps this session signed in and ends the others."""
+
+    success_url = reverse_lazy("accounts:password_change_done")
+
+    def form_valid(self, form):
+        form.user.keep_sockets_of = sockets.session_mark(self.request.session.session_key)
+        return super().form_valid(form)
 
 
 @login_required

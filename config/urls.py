@@ -4,7 +4,7 @@ from django.urls import include, path
 from accounts.views import set_language
 from config.health import healthz
 from infra import params  # noqa: F401 (registers the <id:> and <text:> converters)
-from play import player_views, pwa
+from play import account_views, player_views, pwa
 from play import views as game_views
 from play.i18n import SiteCatalog
 
@@ -16,6 +16,8 @@ urlpatterns = [
     path("offline/", pwa.offline, name="offline"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
+    path("accounts/data.json", account_views.data_download, name="account_data"),
+    path("accounts/delete/", account_views.account_delete, name="account_delete"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("play.urls")),
     path("play/", include("pairing.urls")),

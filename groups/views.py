@@ -94,13 +94,17 @@ def group_edit(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def _act(request: HttpRequest, group_id: int, call, ok: str, **kwargs) -> HttpResponse | None:
-    """Run a group service; None on success, else the response for its refusal."""
+    """Run a group service; None on success, else the response for its refusal. Any refusal to an
+    outsider is the 404 of a missing group (_denied): a message and a redirect instead would tell
+    them which group numbers exist."""
     group = get_object_or_404(Group, pk=group_id)
     try:
         call(group_id=group_id, user=request.user, **kwargs)
     except Forbidden:
         return _denied(request, group)
     except GameError as exc:
+        if not selectors.is_member(group, request.user):
+            raise Http404("No such group.") from exc
         messages.error(request, exc.message)
         return redirect("groups:detail", group_id=group_id)
     messages.success(request, ok)

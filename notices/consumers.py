@@ -45,7 +45,11 @@ class NoticesConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
         self.limiter = ConnectionLimiter(self.user.pk)
         self.following: set[int] = set()
         # The player's own group first: a game that starts from now on is told there (notices.changed).
-        if not await self._layer("group_add", self.group) or not await self._follow():
+        if (
+            not await self._layer("group_add", self.group)
+            or not await self._layer("group_add", self.account_group())
+            or not await self._follow()
+        ):
             await self._leave_groups()
             await self.close(code=CLOSE_UNAVAILABLE)
             return
@@ -80,6 +84,7 @@ class NoticesConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
         for game in list(self.following):
             await self._unfollow(game)
         await self._layer("group_discard", self.group)
+        await self._layer("group_discard", self.account_group())
 
     def _db(self, func):
         """``func`` on the database thread of this player (games.live.dbpool): a restarted server's

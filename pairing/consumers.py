@@ -33,7 +33,11 @@ class QueueConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
             return
         self.limiter = ConnectionLimiter(self.user.pk)
         self.queue_group: str | None = None
-        if not await self._layer("group_add", seating.user_group(self.user.pk)):
+        user_group = seating.user_group(self.user.pk)
+        if not await self._layer("group_add", user_group) or not await self._layer(
+            "group_add", self.account_group()
+        ):
+            await self._layer("group_discard", user_group)
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.joined = True
@@ -46,6 +50,7 @@ class QueueConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
             if self.queue_group:
                 await self._layer("group_discard", self.queue_group)
             await self._layer("group_discard", seating.user_group(self.user.pk))
+            await self._layer("group_discard", self.account_group())
 
     def _db(self, func):
         return database_sync_to_async(func, self.user.pk)

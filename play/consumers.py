@@ -29,6 +29,7 @@ from games.live.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHENTICATED,
     CLOSE_UNAVAILABLE,
+    AccountSocket,
     NoConnectionHop,
     parse,
 )
@@ -59,7 +60,7 @@ def _with_chat(snapshot: dict, game_id: int) -> dict:
     }
 
 
-class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
+class GameConsumer(AccountSocket, NoConnectionHop, AsyncWebsocketConsumer):
     game_id: int
     group: str
 
@@ -79,9 +80,13 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
         self.limiter = ConnectionLimiter(self.user.pk)
         # Join the group before reading the snapshot so that no event falls between the two; an event
         # the snapshot already holds arrives with an old seq and is not sent (game_message).
-        if not await self._layer_call("group_add", self.group, self.channel_name):
+        # The player's group too, which a sign-out elsewhere closes the socket through (AccountSocket).
+        if not await self._layer_call(
+            "group_add", self.group, self.channel_name
+        ) or not await self._layer_call("group_add", self.account_group(), self.channel_name):
             # Without the group this socket would never hear of other players' moves: refuse it, and
             # let the client reconnect with back-off (docs/protocol.md).
+            await self._leave_groups()
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         try:
@@ -89,7 +94,7 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
                 game_id=self.game_id, user=self.user, channel_name=self.channel_name
             )
         except (NotFound, Forbidden) as exc:
-            await self._layer_call("group_discard", self.group, self.channel_name)
+            await self._leave_groups()
             await self.close(code=CLOSE_NOT_FOUND if isinstance(exc, NotFound) else CLOSE_FORBIDDEN)
             return
         self.joined = True
@@ -104,11 +109,15 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
             return
         self.joined = False
         catchup.closed(self)
-        await self._layer_call("group_discard", self.group, self.channel_name)
+        await self._leave_groups()
         connected = await database_sync_to_async(presence.connection_close, self.game_id)(
             channel_name=self.channel_name, user=self.user
         )
         await self._announce_presence(online=False, connected=connected)
+
+    async def _leave_groups(self) -> None:
+        await self._layer_call("group_discard", self.group, self.channel_name)
+        await self._layer_call("group_discard", self.account_group(), self.channel_name)
 
     async def _layer_call(self, method: str, *args) -> bool:
         """Call the channel layer with a time limit; False (logged) if it failed or hung.
@@ -131,6 +140,8 @@ class GameConsumer(NoConnectionHop, AsyncWebsocketConsumer):
     # --- incoming frames -------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.ended:  # its session ended (AccountSocket): nothing more is done for it
+            return
         message, error = parse(text_data, bytes_data)
         is_action = message is not None and message["type"] == "action"
         client_id = message.get("id") if message is not None and isinstance(message.get("id"), str) else None

@@ -1,4 +1,5 @@
-"""The profile page's challenge: which game (one list of results each: Farkle by its goal) and its pace."""
+"""The profile page's forms: the challenge (which game, one list of results each: Farkle by its goal, and
+its pace) and the deletion of one's account."""
 
 from __future__ import annotations
 
@@ -43,3 +44,25 @@ class ChallengeForm(forms.Form):
             "pace": pace,
             "absence_limit": None if days is None else days * 86_400,
         }
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting one's account asks for the password again: a session left open on a shared computer
+    must not be enough."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts import sockets as account_sockets
 from games.errors import Sentence
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,29 @@ class UserMiddleware(AuthMiddleware):
 
 def UserMiddlewareStack(inner):
     return CookieMiddleware(SessionMiddleware(UserMiddleware(inner)))
+
+
+class AccountSocket:
+    """A signed-in player's socket that closes (4401) when its session ends: a sign-out, a password
+    changed in another session, the account deleted (accounts.sockets). ``join_account`` at the
+    handshake, ``leave_account`` at the close; ``ended`` is true once it closed so, and the consumer
+    then handles no more frames (Channels still delivers what the client sent before it heard the
+    close)."""
+
+    ended = False
+
+    def account_group(self) -> str:
+        return account_sockets.account_group(self.scope["user"].pk)
+
+    def session_mark(self) -> str:
+        session = self.scope.get("session")
+        return account_sockets.session_mark(session.session_key if session is not None else None)
+
+    async def account_ended(self, event: dict) -> None:
+        if self.ended or not account_sockets.ends(event, self.session_mark()):
+            return
+        self.ended = True
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
 
 class NoSuchPathConsumer(AsyncWebsocketConsumer):
@@ -79,7 +103,7 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> tuple[dict | None,
     return message, None
 
 
-class PlayerSocket(NoConnectionHop):
+class PlayerSocket(AccountSocket, NoConnectionHop):
     """A signed-in player's socket beside the game's (notices, the queue): each frame parsed and counted
     against the rate limits (``self.limiter``, set at connect), then handled by ``HANDLERS[type]``;
     errors in the reader's language (``self.language``) with a null id; channel-layer calls that report
@@ -89,6 +113,8 @@ class PlayerSocket(NoConnectionHop):
     HANDLERS: dict = {}
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if self.ended:
+            return
         message, error = parse(text_data, bytes_data)
         refusal = await self.limiter.check("messages")
         if refusal is not None:

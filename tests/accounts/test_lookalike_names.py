@@ -76,6 +76,39 @@ def test_digits_that_read_as_letters_are_lookalikes_too(make_user):
     assert username_errors(response) == ["This name looks too much like “bill”, the name of another player."]
 
 
+@pytest.mark.parametrize("lookalike", ["aIice", "ALlCE", "AIice"])
+def test_a_capital_i_reads_as_a_small_l(make_user, lookalike):
+    """Pages draw I and l alike; the capital I was folded to i before the skeleton could read it as l."""
+    make_user("alice")
+    assert username_errors(sign_up(lookalike)) == [
+        "This name looks too much like “alice”, the name of another player."
+    ]
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_the_new_reading_to_existing_names(django_user_model):
+    """Keys stored under the old reading are made again: an old "aIice" beside an "alice" stays, the older
+    account holds the key, and a new look-alike of either is refused."""
+    executor = MigrationExecutor(connection)
+    before = [("accounts", "0007_user_name_key_unique")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("accounts", "User")
+    for name in ("alice", "aIice", "bill"):
+        old.objects.create(username=name, password="!", name_key=f"old-{name}")
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes("accounts"))
+    keys = dict(django_user_model.objects.values_list("username", "name_key"))
+    assert keys == {"alice": username_key("alice"), "aIice": None, "bill": username_key("bill")}
+    assert username_errors(sign_up("ALlCE")) == [
+        "This name looks too much like “alice”, the name of another player."
+    ]
+    assert username_errors(sign_up("BlIl")) == [
+        "This name looks too much like “bill”, the name of another player."
+    ]
+
+
 @pytest.mark.parametrize(
     "name",
     [

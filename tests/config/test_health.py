@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from channels.layers import channel_layers
 
@@ -50,3 +52,26 @@ def test_healthz_channel_layer_failure(client, settings):
     body = response.json()
     assert body["database"] == "ok"
     assert body["channel_layer"].startswith("error:")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_says_503_within_two_seconds_while_redis_is_paused(client, settings, own_redis):
+    """A hung Redis (SIGSTOP: the port accepts, nothing answers) is named within the probe's bound; a
+    load balancer waits a few seconds for /healthz, and it took 8 s."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": settings.CHANNEL_LAYER_BACKEND,
+            "CONFIG": {"hosts": [own_redis.url], "prefix": "healthz-paused"},
+        }
+    }
+    assert client.get("/healthz").status_code == 200
+    channel_layers.backends.clear()  # a new layer: no connection kept from the answer above
+    own_redis.pause()
+    began = time.monotonic()
+    response = client.get("/healthz")
+    took = time.monotonic() - began
+    own_redis.resume()
+    assert response.status_code == 503
+    assert response.json()["database"] == "ok"
+    assert response.json()["channel_layer"] == "error: no answer within 1.5 s"
+    assert took < 2.5, took

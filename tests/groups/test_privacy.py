@@ -157,6 +157,19 @@ def test_an_outsider_gets_a_plain_404_for_the_group_and_its_games(family):
 
 
 @pytest.mark.django_db
+def test_an_outsider_gets_the_same_answer_for_an_existing_and_a_missing_group(family):
+    """Every POST on a group answers an outsider as for no group: a different answer for an existing
+    one (it was a 302 for leave) tells which group numbers exist."""
+    f = family
+    olga = _client(f["olga"])
+    missing = f["group"].pk + 1000
+    for action in ("leave", "delete", "invite", "invite/revoke", f"members/{f['bob'].pk}/remove"):
+        answers = {olga.post(f"/groups/{group}/{action}/").status_code for group in (f["group"].pk, missing)}
+        assert answers == {404}, action
+    assert Membership.objects.filter(group=f["group"]).count() == 3
+
+
+@pytest.mark.django_db
 def test_player_pages_and_figures_show_outsiders_no_private_game(family):
     f = family
     coach.review_game(game_id=f["game"].pk)

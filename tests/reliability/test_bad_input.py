@@ -176,6 +176,8 @@ ROUTES: dict[str, Route] = {
         spell={"uidb64": lambda value: urlsafe_base64_encode(value.encode(errors="surrogatepass"))},
     ),
     "accounts/reset/done/": Route(owner="anonymous"),
+    "accounts/data.json": Route(),
+    "accounts/delete/": Route(form={"password": PASSWORD}),
     "games/": Route(query={"kind": "farkle", "group": "", "seats": "2"}),
     "games/new/": Route(form=NEW_GAME),
     "games/mine/": Route(),

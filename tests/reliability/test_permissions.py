@@ -37,6 +37,7 @@ from django.utils import timezone
 from daily import days
 from games.models import Action, Game
 from play.routing import websocket_urlpatterns
+from tests.factories import PASSWORD
 from tests.reliability import world as W
 
 ROLES = W.ROLES
@@ -146,6 +147,9 @@ GET_CASES = [
     Case("signup", url("accounts:signup"), roles(Go("home", level=None), anonymous=200)),
     Case("profile", url("accounts:profile"), signed_in(200)),
     Case("login", url("accounts:login"), roles(200)),
+    # One's own data and account (play/account_views.py): no URL names another account.
+    Case("account-data", url("account_data"), signed_in(200)),
+    Case("account-delete-page", url("account_delete"), signed_in(200)),
     Case("logout-get", url("accounts:logout"), roles(405)),
     Case("password-change", url("accounts:password_change"), signed_in(200)),
     Case("password-change-done", url("accounts:password_change_done"), signed_in(200)),
@@ -502,7 +506,8 @@ POST_CASES = [
     Case(
         "group-leave",
         url("groups:leave", group_args),
-        members(Go("groups:list", level="success"), GROUP_DETAIL_ERR, creator=GROUP_DETAIL_ERR),
+        # An outsider gets the missing group's 404, not a redirect that tells the group exists.
+        members(Go("groups:list", level="success"), 404, creator=GROUP_DETAIL_ERR),
         "post",
     ),
     Case(
@@ -602,6 +607,17 @@ POST_CASES = [
         "post",
     ),
     Case("logout", url("accounts:logout"), roles(Go("home", level=None)), "post"),
+    Case("account-data-post", url("account_data"), signed_in(405), "post"),
+    Case(
+        "account-delete-wrong-password", url("account_delete"), signed_in(400), "post", {"password": "nope"}
+    ),
+    Case(
+        "account-delete",
+        url("account_delete"),
+        signed_in(Go("home", level="success")),
+        "post",
+        {"password": PASSWORD},
+    ),
     Case(
         "admin-logout",
         url("admin:logout"),
