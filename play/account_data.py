@@ -29,7 +29,7 @@ from accounts import names
 from chat.models import Message
 from coach.models import SeatReview
 from games.errors import GameError, ReplayMismatch
-from games.models import Action, Connection, Game, Seat
+from games.models import Action, Connection, Game, Seat, SeedCommitment
 from games.results.replays import game_replay_states
 from games.rules import IllegalAction
 from games.tables import services as tables
@@ -71,11 +71,13 @@ ON_DELETE = {
     "notices.TurnMail.user": "deleted",
     "notices.Notice.user": "deleted",
     "notices.PushSubscription.user": "deleted",
+    "games.SeedCommitment.user": "deleted (the seed of a next game never made)",
 }
 
 # Left out of the download: secrets, not data about the player (the password's hash, a device's push
-# keys), and the name's look-alike key.
-SECRET_FIELDS = frozenset({"password", "p256dh", "auth", "name_key"})
+# keys, the server seeds: one known while its game can be played tells every roll to come, and a
+# finished game's is in that game's own export), and the name's look-alike key.
+SECRET_FIELDS = frozenset({"password", "p256dh", "auth", "name_key", "server_seed", "next_server_seed"})
 
 
 def user_foreign_keys() -> list[tuple[type, str]]:
@@ -228,6 +230,7 @@ def account_delete(*, user) -> str:
             TurnMail,
             Notice,
             PushSubscription,
+            SeedCommitment,
         ):
             model.objects.filter(user=user).delete()
         Block.objects.filter(blocker=user).delete()

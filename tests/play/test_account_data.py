@@ -20,7 +20,7 @@ from chat import services as chat
 from chat.models import Message
 from coach.models import SeatReview
 from config.asgi import application
-from games.models import Connection, Game
+from games.models import Connection, Game, SeedCommitment
 from games.results.replays import game_verify_replay
 from games.tables import services as tables
 from groups import services as groups
@@ -105,6 +105,25 @@ def test_the_download_holds_every_kind_of_the_players_data_and_no_secret(world):
     assert data["dicegroups.Membership.user"] and data["dicegroups.Group.creator"][0]["name"] == GROUP
     assert data["pairing.Block.blocker"][0]["blocked_id"] == world["dan"].pk
     assert data["notices.Preferences.user"]
+
+
+@pytest.mark.django_db
+def test_the_download_reveals_no_seed_a_game_can_still_be_played_with(world):
+    """A seed revealed while its game can be played lets the player work out every roll to come: the
+    download holds no server seed (a finished game's is in its own export), nor the commitment of the
+    player's next game."""
+    ann = world["ann"]
+    client = _client(ann)
+    assert client.get("/games/").status_code == 200  # the lobby draws the seed of ann's next game
+    playing = Game.objects.get(pk=world["playing"].pk)
+    text = client.get("/accounts/data.json").content.decode()
+    secrets = [
+        playing.server_seed,
+        playing.next_server_seed,
+        *SeedCommitment.objects.values_list("server_seed", flat=True),
+    ]
+    assert len(secrets) == 3 and all(secrets)
+    assert not [seed for seed in secrets if seed in text]
 
 
 @pytest.mark.django_db
