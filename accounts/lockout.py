@@ -40,7 +40,7 @@ def cool_off(request) -> timedelta:
 def username(request, credentials) -> str:
     """AXES_USERNAME_CALLABLE: one count for every letter case of a name, and no longer than axes'
     column holds it. Django's sign-in form lets a name of any length reach authenticate() (it only
-    tells the browser its maximum), and a longer one failed to be saved on PostgreSQL (a 500: issue 31,
+    tells the browser its maximum), and a longer one failed to be saved on PostgreSQL (a 500,
     defect 9); no player's name is that long, so names that share their start share a count."""
     name = (credentials or {}).get("username") or request.POST.get("username") or ""
     return name.strip().lower()[: AccessAttempt._meta.get_field("username").max_length]

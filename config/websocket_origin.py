@@ -1,5 +1,5 @@
 """The websockets' Origin check: a handshake is let through on the origins Django's CSRF check allows for
-a form posted to the same address, the site's own origin or one of CSRF_TRUSTED_ORIGINS (issue 31)."""
+a form posted to the same address, the site's own origin or one of CSRF_TRUSTED_ORIGINS."""
 
 from __future__ import annotations
 

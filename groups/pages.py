@@ -1,4 +1,4 @@
-"""What other apps put on a group's page, without groups importing them (issue 33: apps depend one way).
+"""What other apps put on a group's page, without groups importing them (apps depend one way).
 
 An app that adds to the page registers a part in its AppConfig.ready: a function of (request, group)
 that returns context for the page's template. The group's chat is one (chat/apps.py).

@@ -27,7 +27,7 @@ generation-1 collections, as many allocations apart as before (bench/journal.md)
 
 Sockets opened later are the rest of the heap: with 5,000 open, each full collection walked their
 objects (protocols, consumers, scopes, tasks) for 381-732 ms. Freezing them too, as they settled, was
-tried (bench/journal.md) and taken out in issue 33: it had no five-run measurement behind it, and frozen
+tried (bench/journal.md) and taken out: it had no five-run measurement behind it, and frozen
 cyclic garbage of closed sockets is a leak unless something unfreezes it.
 """
 

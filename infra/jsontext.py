@@ -1,6 +1,6 @@
 """JSON text for the hot path of live play: every move encodes the game state (for its row and its
 event) and every reply, so the encoder is orjson, several times faster than the standard library's
-(docs/BENCHMARKS.md, issue 19). Compact, UTF-8 as it is (no \\u escapes), dict keys that are not strings
+(docs/BENCHMARKS.md). Compact, UTF-8 as it is (no \\u escapes), dict keys that are not strings
 written as strings like ``json.dumps`` does."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a request may carry to the database, in one place (issue 31, defect 9): ids an id column can
+"""What a request may carry to the database, in one place: ids an id column can
 hold and text a text column can hold. The URL converters hold paths to it, ``query_id`` and
 ``query_value`` query strings, and the forms' fields what is posted (a CharField refuses NUL itself).
 

@@ -31,7 +31,7 @@ fails open the same way, through the same ``failing_open``: one break for the wh
 
 Why hand-written and not the ``limits`` library: ``limits`` 5.8.0 (moving window, ``limits.aio``) was
 tried in its place and measured in five alternating ``bench.run`` runs per tree (2026-12-05,
-docs/BENCHMARKS.md, "Issue 33, second stop"): the saturated ratio to the baseline was 0.548
+docs/BENCHMARKS.md, "History", 2026-12-05): the saturated ratio to the baseline was 0.548
 (0.530-0.560) with it and 0.618 (0.602-0.671) with this module, 633.6 against 677.8 actions/s, a cost
 of about 7 %, over the 5 % the project allows; it pays one Redis round trip per limit and frame where
 this module batches the far-from-the-limit hits.

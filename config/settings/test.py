@@ -41,7 +41,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and "test-db" 
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 
-# --- Reliability and security (issue 7) ------------------------------------------------------------
+# --- Reliability and security -------------------------------------------------------------------
 # Rate-limit counters of one test run never meet another run's in a shared Redis (each run has its own
 # key prefix; daphne subprocesses started by a test are given the test's prefix explicitly).
 if "RATE_LIMIT_KEY_PREFIX" not in os.environ:

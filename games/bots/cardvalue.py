@@ -10,7 +10,7 @@ Where a game's figures hold ``weights``, the rest of a card is instead a linear 
 features of the card (its module's ``features``: which boxes are open, the same by how much of the card
 is still open, the bonus chances above, ...), the weights fitted by value iteration on the expert's own
 games (games/bots/fit.py, ``--iterate``): each turn's exact value over its dice, on the weights before,
-is what the card at its start is refitted to. Issue 38's calibration game, Quintzee, says why: a box's
+is what the card at its start is refitted to. The calibration game, Quintzee, says why: a box's
 worth changes with the card around it, which independent means miss (docs/BENCHMARKS.md).
 """
 

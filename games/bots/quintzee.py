@@ -4,7 +4,7 @@ A placement's value is the points it adds now (the multiplier, a top bonus reach
 plus the change in what the rest of the card is worth:
 - each column's open boxes and top bonus: its multiplier x the exact optimum's value of a Quintzee column
   in the same state (games/bots/quintzee_optimum.py: its open boxes, its top subtotal up to 63), since
-  issue 38's calibration showed that fitted means, the same with twelve turns to come and with one, leave
+  the calibration showed that fitted means, the same with twelve turns to come and with one, leave
   points on the table (docs/BENCHMARKS.md, "Quintzee's optimum": 1717.9 -> 1752.5 a solo game). With
   ``COLUMN_VALUES`` off, as before: each open box its multiplier x its fitted mean in that column, and
   each column's top bonus 35 x multiplier x the chance its open top boxes still make up the 63 (from the
@@ -61,7 +61,7 @@ def last_turn(card: dict) -> bool:
     return sum(v is None for col in card["columns"] for v in col["boxes"].values()) == 1
 
 
-# Whether the rest of a column is valued by the exact optimum of a Quintzee column (issue 38, the step
+# Whether the rest of a column is valued by the exact optimum of a Quintzee column (the step
 # after the Quintzee calibration) rather than by the fitted means of its open boxes and its top bonus's
 # chance (the future Quintzee bonuses keep their fitted rate: Triple Quintzee's rule is its own).
 COLUMN_VALUES = True

@@ -72,8 +72,8 @@ def collected():
 
 _locks: weakref.WeakValueDictionary[tuple, asyncio.Lock] = weakref.WeakValueDictionary()
 
-# A broadcast the channel layer refused is sent again, every RETRY_EVERY seconds, for RETRY_FOR seconds
-# (issue 31): the first publish after Redis came back fails on the connection that Redis closed, while
+# A broadcast the channel layer refused is sent again, every RETRY_EVERY seconds, for RETRY_FOR seconds:
+# the first publish after Redis came back fails on the connection that Redis closed, while
 # the other processes may have subscribed again already, and nothing else would tell their sockets.
 # What waits is sent again in the order it was published, and every broadcast published meanwhile
 # waits behind it (a game's events leave in seq order). At most BACKLOG_LIMIT calls wait; the oldest

@@ -2,7 +2,7 @@
 
 A move is stored and acknowledged whether or not Redis takes its broadcast; a socket that missed it
 learns of it only from a later event (a gap, then `sync`), and when no later event comes its page
-stays behind: the next player never learns it is their turn (issue 31). Two things catch such a
+stays behind: the next player never learns it is their turn. Two things catch such a
 socket up with the database, without any help from its page:
 
 - this process's subscriptions coming back after their Redis connection broke (infra.layer

@@ -16,7 +16,7 @@ WS_ASYNC_MOVES is on (the default) and the database is PostgreSQL.
 
 A move whose connection breaks (its backend terminated, PostgreSQL restarted) is made once more on a
 fresh connection, after the pool has checked the connections it holds, which died with it as a rule:
-the player sees the move applied, never an error (issue 31). A backend terminated with the others can
+the player sees the move applied, never an error. A backend terminated with the others can
 pass that check while it is still dying: a move given one is tried again as well, at most once per
 connection of the pool, each dead one being discarded. Before the batch that carries the COMMIT
 nothing was committed. When that batch is the one that broke, the move may have committed all the

@@ -1,7 +1,7 @@
 """Pings: a socket says every 25 s that its player is still there (a game's socket: its connection and
 the player's seat; the notices socket of any page: notices.Preferences.seen_at). With thousands of
 sockets open that is hundreds of pings a second, and one transaction each was most of what a quiet
-socket cost the server (docs/BENCHMARKS.md, issue 19). So the pings a process hears are written
+socket cost the server (docs/BENCHMARKS.md). So the pings a process hears are written
 together, at most FLUSH_EVERY seconds later, in one transaction. Presence is judged over
 PRESENCE_TIMEOUT (75 s): a second's delay changes nothing, and a ping lost with a crashed process is
 made good by the next one."""

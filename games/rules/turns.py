@@ -164,8 +164,8 @@ def winners(state: dict, best: Callable[[dict, list[str]], list[str]]) -> list[s
 
 def outcome(won: Sequence[str], laps: int | None = None, *, solo: int | None = None) -> dict:
     """The message that ends a game's last event; ``laps``: the win took that many (Farkle). ``solo``:
-    the total of a game played alone, which ends with that total: with nobody to beat, no win to tell
-    (issue 32, point 10), although the player counts as its winner in statistics and high scores."""
+    the total of a game played alone, which ends with that total: with nobody to beat, no win to tell,
+    although the player counts as its winner in statistics and high scores."""
     if solo is not None and won:
         if laps is None:
             return msg("over.solo", player=won[0], points=solo)

@@ -1,4 +1,4 @@
-// What a chat's input tells its writer (issue 32), at the table (game/chat.js) and in a group
+// What a chat's input tells its writer, at the table (game/chat.js) and in a group
 // (group-chat.js): how many characters are left as the limit nears, a message over the limit refused with
 // a word instead of cut short, and the server's refusal (writing too fast) beside the input, with the
 // refused text put back for another try once the wait is over.

@@ -14,7 +14,7 @@
     if (!folded && last.getBoundingClientRect().top >= brand.getBoundingClientRect().bottom) nav.classList.add("two-rows");
   };
   // Only a change of width can change what fits (the page growing taller must not re-measure): the
-  // window's, or the bell's, which widens when its count is drawn after the page loads (issue 32: at
+  // window's, or the bell's, which widens when its count is drawn after the page loads (at
   // 1280 px the bell then went alone to a second row).
   const widths = new Map();
   const observer = new ResizeObserver((entries) => {

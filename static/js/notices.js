@@ -63,7 +63,7 @@ function Notices(el) {
     el.dataset.count = String(feed.count);
     document.title = feed.count ? `(${feed.count}) ${title}` : title;
     favicon(feed.count);
-    // Read notices stay in the list (issue 32: opening the list used to empty it); only unread ones count.
+    // Read notices stay in the list (opening the list used to empty it); only unread ones count.
     unseen = feed.notices.filter((n) => !n.seen);
     drawList(feed);
     for (const target of document.querySelectorAll('[data-live-turns]')) drawGames(target, feed.turns);

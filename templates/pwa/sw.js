@@ -1,7 +1,7 @@
 // DiceHall's service worker, served by play/pwa.py at the site's root. Pages always come from the
 // server (a game's page is live, never stale): when the server cannot be reached, the offline page.
 // Static files come from the cache when their name is hashed (they never change), otherwise from the
-// server first. Push messages (issue 37) are shown as notifications; a click opens their page.
+// server first. Push messages are shown as notifications; a click opens their page.
 const VERSION = {{ version|safe }};
 const CACHE = `dicehall-${VERSION}`;
 const OFFLINE = {{ offline|safe }};
