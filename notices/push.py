@@ -70,6 +70,8 @@ DELIVERED, GONE_, FAILED, REFUSED, UNUSABLE = "delivered", "gone", "failed", "re
 DROPPED = {GONE_, REFUSED, UNUSABLE}
 # Characters of a push service's reason phrase that reach the log (it is theirs, not ours).
 REASON_MAX = 60
+# Characters of a connection's error that reach the log.
+ERROR_MAX = 160
 # Bytes aiohttp takes off the socket at a time (its read buffer): a body is never read past this.
 READ_BUFFER = 4096
 # The name lookups of PublicResolver, on threads of their own: asyncio's default executor is shut down
@@ -320,8 +322,20 @@ def deliver(subscriptions: list[PushSubscription], message: dict, pair: vapid.Ke
         else:
             outcomes[subscription.pk] = prepared
     if requests:
-        outcomes.update(asyncio.run(_send_all(requests)))
+        outcomes.update(_run(_send_all, requests))
     return outcomes
+
+
+def _run(coroutine_function, *args):
+    """The coroutine's result, on an event loop of its own: this thread's (the worker's threads run
+    none), or, when this thread already runs one (an async caller, a browser test's thread), a
+    thread of its own, since a thread runs one loop at a time."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine_function(*args))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="push-send") as pool:
+        return pool.submit(asyncio.run, coroutine_function(*args)).result()
 
 
 async def _send_all(requests: list[Request]) -> dict[int, str]:
@@ -346,7 +360,9 @@ async def _send(session: aiohttp.ClientSession, request: Request) -> str:
         logger.warning("push to subscription %s failed: no answer within %g s", request.pk, deadline)
         return FAILED
     except (aiohttp.ClientError, OSError) as exc:  # unreachable, refused, TLS, a malformed answer
-        logger.warning("push to subscription %s failed: %s", request.pk, type(exc).__name__)
+        # Its text may quote a malformed answer: a short piece of it, on one line.
+        said = str(exc)[:ERROR_MAX].encode("ascii", "replace").decode().replace("\n", " ")
+        logger.warning("push to subscription %s failed: %s: %s", request.pk, type(exc).__name__, said)
         return FAILED
     if 200 <= status <= 202:
         logger.info("push sent to subscription %s", request.pk)
