@@ -215,7 +215,8 @@ class PublicResolver(AbstractResolver):
                     )
                 )
         if not found:
-            raise OSError(f"{host} has no public address")
+            # As a name with no address is told (aiohttp's DNS error names its strerror).
+            raise socket.gaierror(socket.EAI_NONAME, f"{host} has no public address")
         return found
 
     async def close(self) -> None:

@@ -325,3 +325,28 @@ def test_an_eleventh_device_drops_the_one_longest_without_a_message(user, vapid_
     left = set(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
     assert len(left) == settings.PUSH_DEVICES_MAX
     assert eleventh["endpoint"] in left and made[0] in left and made[1] not in left
+
+
+def test_a_push_services_name_that_resolves_inside_is_not_connected_to(
+    make_user, vapid_keys, settings, caplog
+):
+    """Were a listed push service's name to resolve to this machine (a poisoned or misconfigured name
+    server), the send-time lookup refuses it: here "localhost" is put on the list for the test."""
+    settings.PUSH_TEST_SERVICE = ""
+    settings.PUSH_SERVICE_HOSTS = ["localhost"]
+    bob = make_user("bob")
+    kept = stored(bob, "https://localhost/push/1")
+    with caplog.at_level(logging.WARNING, logger="notices.push"):
+        send_to(bob)
+    assert any("has no public address" in record.getMessage() for record in caplog.records)
+    assert PushSubscription.objects.filter(pk=kept.pk).exists()  # a failure, the list may be right
+    assert push_tasks_failed() == []
+
+
+def test_a_stored_ipv6_endpoint_ends_the_task_with_an_outcome_not_an_exception(make_user, vapid_keys):
+    """A public IPv6 literal: the old send failed the task with VapidException (its "aud" claim)."""
+    bob = make_user("bob")
+    stored(bob, "https://[2001:4860:4860::8888]/push/1")
+    send_to(bob)
+    assert push_tasks_failed() == []
+    assert not PushSubscription.objects.exists()
