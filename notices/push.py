@@ -160,7 +160,12 @@ def service_url(endpoint: str) -> URL:
     except (ValueError, TypeError):  # yarl's own, and IDNA's UnicodeError
         raise Refused("not a URL") from None
     test = _test_service()
-    if test is not None and url.origin() == test.origin() and endpoint.startswith(str(test) + "/"):
+    if (
+        test is not None
+        and url.absolute
+        and url.origin() == test.origin()
+        and endpoint.startswith(f"{test}/")
+    ):
         return url
     if url.scheme != "https" or port not in (None, 443) or url.raw_user is not None or url.raw_password:
         raise Refused("not an https address on the standard port")
@@ -179,8 +184,10 @@ def public(address: str) -> bool:
     if not ip.is_global or ip.is_multicast:
         return False
     if isinstance(ip, ipaddress.IPv6Address):
+        if ip in ipaddress.IPv6Network("64:ff9b:1::/48"):  # NAT64 for local use (RFC 8215)
+            return False
         inner = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if ip in ipaddress.IPv6Network("64:ff9b::/96") or ip in ipaddress.IPv6Network("64:ff9b:1::/48"):
+        if ip in ipaddress.IPv6Network("64:ff9b::/96"):
             inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if inner is not None and not public(str(inner)):
             return False

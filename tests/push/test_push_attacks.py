@@ -150,6 +150,22 @@ def test_the_endpoint_check_takes_the_push_services_and_nothing_else(settings):
             push.service_url(endpoint)
 
 
+def test_with_the_test_service_named_anything_else_is_still_refused(settings):
+    settings.PUSH_TEST_SERVICE = "http://127.0.0.1:9"
+    assert push.service_url("http://127.0.0.1:9/push/1")
+    for endpoint in (
+        "javascript:alert(1)",
+        "/push/1",
+        "http://127.0.0.1:9",
+        "http://127.0.0.1:99/push/1",
+        "http://127.0.0.1:9@127.0.0.1:22/x",
+        "https://127.0.0.1:9/push/1",
+        *spellings_of_this_machine(9),
+    ):
+        with pytest.raises(push.Refused):
+            push.service_url(endpoint)
+
+
 def test_production_settings_never_name_a_local_push_service():
     """Even with PUSH_TEST_SERVICE in the environment, production's settings leave it empty."""
     import os
