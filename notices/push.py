@@ -62,12 +62,12 @@ KINDS = ("turn", "invitation", "group", "tournament")
 # The django-tasks queue of the push messages, which the worker runs on a thread of its own.
 QUEUE = "push"
 # A push service that answers these has forgotten the subscription (RFC 8030: 404, 410): it goes.
-GONE = {404, 410}
+GONE_STATUSES = {404, 410}
 # What became of one device's message. "refused": its endpoint is no push service's (or names one
 # outside the allow-list); "unusable": its keys cannot encrypt a message (not a P-256 point): both
 # are for ever, so the subscription goes, as a gone one does.
-DELIVERED, GONE_, FAILED, REFUSED, UNUSABLE = "delivered", "gone", "failed", "refused", "unusable"
-DROPPED = {GONE_, REFUSED, UNUSABLE}
+DELIVERED, GONE, FAILED, REFUSED, UNUSABLE = "delivered", "gone", "failed", "refused", "unusable"
+DROPPED = {GONE, REFUSED, UNUSABLE}
 # Characters of a push service's reason phrase that reach the log (it is theirs, not ours).
 REASON_MAX = 60
 # Characters of a connection's error that reach the log.
@@ -376,9 +376,9 @@ async def _send(session: aiohttp.ClientSession, request: Request) -> str:
         logger.info("push sent to subscription %s", request.pk)
         return DELIVERED
     reason = reason[:REASON_MAX].encode("ascii", "replace").decode()
-    if status in GONE:
+    if status in GONE_STATUSES:
         logger.info("push subscription %s is gone (%s): removed", request.pk, status)
-        return GONE_
+        return GONE
     logger.warning("push to subscription %s failed: %s %r", request.pk, status, reason)
     return FAILED
 
