@@ -3,12 +3,13 @@ signed-in player (notices.views' JSON endpoints; the settings page's script post
 
 from __future__ import annotations
 
-import ipaddress
 import re
-from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from notices import push
@@ -23,37 +24,29 @@ class Invalid(ValueError):
     """A request the endpoints answer 400, with a sentence that says what is wrong."""
 
 
-def endpoint_of(data: dict) -> str:
+def endpoint_text(data: dict) -> str:
+    """The request's endpoint as text: a URL's characters (printable ASCII, no space), of a stored
+    length. What the unsubscribe takes: any endpoint the player may have stored."""
     endpoint = data.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint:
         raise Invalid(_("The subscription has no endpoint."))
     if len(endpoint) > ENDPOINT_MAX:
         raise Invalid(_("The endpoint is too long."))
-    try:
-        parts = urlsplit(endpoint)
-        scheme, host = parts.scheme, parts.hostname
-        parts.port  # noqa: B018 - a port that is not a number raises here
-    except ValueError:
-        scheme = host = None
-    # The worker posts to this address: a push service's, over TLS, never a plain one, nor one of this
-    # machine's or its network's (the site must not be made to post into them). The test settings may
-    # name one local push service (web-push-testing) that the browser journeys subscribe to.
-    local_service = getattr(settings, "PUSH_TEST_SERVICE", "")
-    if local_service and endpoint.startswith(local_service.rstrip("/") + "/"):
-        return endpoint
-    if scheme != "https" or not host or any(c.isspace() for c in endpoint) or _local(host):
+    if not (endpoint.isascii() and endpoint.isprintable()) or " " in endpoint:
         raise Invalid(_("The endpoint must be an https address of a push service."))
     return endpoint
 
 
-def _local(host: str) -> bool:
-    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-        return True
+def endpoint_of(data: dict) -> str:
+    """The endpoint of a subscription to store: a push service's (notices.push.service_url, which the
+    worker asks again before it sends). The test settings may name one local push service
+    (web-push-testing) that the browser journeys subscribe to."""
+    endpoint = endpoint_text(data)
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False  # a name: push services are reached by name
-    return not address.is_global
+        push.service_url(endpoint)
+    except push.Refused:
+        raise Invalid(_("The endpoint must be an https address of a push service.")) from None
+    return endpoint
 
 
 def _key(keys: dict, name: str, size: int, first: int | None = None) -> str:
@@ -69,6 +62,17 @@ def _key(keys: dict, name: str, size: int, first: int | None = None) -> str:
     return value.rstrip("=")
 
 
+def _point(value: str) -> str:
+    """A p256dh that is a point of P-256: any other 65 bytes cannot encrypt a message, ever."""
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64url_decode(value))
+    except ValueError:
+        raise Invalid(
+            _("The subscription's key %(name)s is missing or malformed.") % {"name": "p256dh"}
+        ) from None
+    return value
+
+
 def check(data: dict) -> tuple[str, str, str]:
     """(endpoint, p256dh, auth) of a toJSON(), or Invalid."""
     endpoint = endpoint_of(data)
@@ -76,7 +80,7 @@ def check(data: dict) -> tuple[str, str, str]:
     if not isinstance(keys, dict):
         raise Invalid(_("The subscription has no keys."))
     # An uncompressed P-256 point (0x04, x, y) and a 16-byte secret (RFC 8291).
-    return endpoint, _key(keys, "p256dh", 65, first=4), _key(keys, "auth", 16)
+    return endpoint, _point(_key(keys, "p256dh", 65, first=4)), _key(keys, "auth", 16)
 
 
 def device_label(user_agent: str) -> str:
@@ -117,10 +121,15 @@ def device_label(user_agent: str) -> str:
 
 def subscribe(*, user, data: dict, user_agent: str = "") -> tuple[PushSubscription, bool]:
     """Store the subscription for ``user``; (it, created). A known endpoint keeps its switches when it
-    is the same player's, and starts afresh for another (the browser's profile changed hands)."""
+    is the same player's, and starts afresh for another (the browser's profile changed hands). A player
+    has at most PUSH_DEVICES_MAX devices: a new one beyond them drops the one that went longest without
+    a message (the player subscribes the device in their hand; one unused for longest is likeliest
+    gone), so that one account never makes a message a thousand requests."""
     endpoint, p256dh, auth = check(data)
     label = device_label(user_agent)
     with transaction.atomic():
+        # The player's row is the lock two tabs subscribing at once queue on (the count holds).
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         device = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if device is not None and device.user_id == user.pk:
             device.p256dh, device.auth, device.device = p256dh, auth, label
@@ -131,6 +140,11 @@ def subscribe(*, user, data: dict, user_agent: str = "") -> tuple[PushSubscripti
         device = PushSubscription.objects.create(
             user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, device=label
         )
+        others = PushSubscription.objects.filter(user=user).exclude(pk=device.pk)
+        surplus = others.count() - (settings.PUSH_DEVICES_MAX - 1)
+        if surplus > 0:
+            oldest = others.order_by(Coalesce("last_used_at", "created_at"), "pk")[:surplus]
+            PushSubscription.objects.filter(pk__in=list(oldest.values_list("pk", flat=True))).delete()
     return device, True
 
 

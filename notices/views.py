@@ -57,9 +57,11 @@ def _json_error(message: str, status: int = 400) -> JsonResponse:
 
 
 def _json_body(request: HttpRequest) -> dict:
+    """The request's JSON object. Arrays nested thousands deep exceed Python's recursion limit in the
+    parser (RecursionError): no subscription is nested, so that is malformed too."""
     try:
         body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise subscriptions.Invalid(_("The request is not JSON.")) from None
     if not isinstance(body, dict):
         raise subscriptions.Invalid(_("The request must be a JSON object."))
@@ -87,7 +89,7 @@ def push_subscribe(request: HttpRequest) -> JsonResponse:
 def push_unsubscribe(request: HttpRequest) -> JsonResponse:
     """Forget this browser's subscription ({"endpoint": ...}), if it is the player's."""
     try:
-        endpoint = subscriptions.endpoint_of(_json_body(request))
+        endpoint = subscriptions.endpoint_text(_json_body(request))
     except subscriptions.Invalid as exc:
         return _json_error(str(exc))
     removed = subscriptions.unsubscribe(user=request.user, endpoint=endpoint)

@@ -171,8 +171,10 @@ SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 # Background work (notices/tasks.py) on django-tasks with its database backend: the tasks live in the
 # same PostgreSQL as the games, so a task is as durable as the move that asked for it, and a worker
-# that is down only delays it. `manage.py worker` runs it (make run and docker-compose start one).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# that is down only delays it. `manage.py worker` runs it (make run and docker-compose start one). The
+# push messages have a queue of their own ("push", notices.push.QUEUE), which the worker runs on a
+# thread of its own: a push service that does not answer never holds a computer's move.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "push"]}}
 # Seconds after the turn passes to a player in a game over days before the turn's e-mail goes out, if
 # they have not been on the game's page or any page of the site since (a player at the table needs
 # none). In a live game the e-mail waits for the game's own limit.
@@ -190,6 +192,23 @@ VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:dice@localhost")
 VAPID_KEYS_FILE = BASE_DIR / "vapid-keys.json"
 # Seconds a push service keeps a message for a device that is offline (after that the e-mail tells).
 PUSH_TTL = 24 * 3600
+# The push services the browsers subscribe with, the only hosts the site posts push messages to (an
+# endpoint elsewhere is refused when subscribed and again when sent to): Chrome,
+# Opera, Samsung Internet and the other Chromium browsers (FCM), Firefox (Mozilla's autopush), Safari
+# (APNs' web push), Edge (WNS). "*." stands for one or more labels before the rest.
+PUSH_SERVICE_HOSTS = [
+    "fcm.googleapis.com",
+    "updates.push.services.mozilla.com",
+    "*.push.apple.com",
+    "*.notify.windows.com",
+]
+# Seconds one device's push may take, from the name lookup to the answer's status line, whatever the
+# service does (a push service answers in well under a second; 5 s covers a slow TLS handshake ten
+# times over). A message that misses it is a failure: the turn's e-mail then goes.
+PUSH_DEADLINE = env.float("PUSH_DEADLINE", default=5.0)
+# Devices one player may have push messages on; subscribing one more drops the one that went longest
+# without a message (the new one is the one in the player's hand).
+PUSH_DEVICES_MAX = 10
 # Computer players (games/computers): the worker plays each of their actions. Seconds before it does when a
 # person watches the game (so that each roll reaches the screens at a human pace), and when nobody does.
 COMPUTER_PAUSE = env.float("COMPUTER_PAUSE", default=1.2)

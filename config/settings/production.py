@@ -23,3 +23,6 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+# The test settings' local push service (plain http on this machine) never exists here, whatever the
+# environment says: push messages go to the push services of PUSH_SERVICE_HOSTS only.
+PUSH_TEST_SERVICE = ""

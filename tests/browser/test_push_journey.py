@@ -79,6 +79,8 @@ def test_a_turn_reaches_a_phone_with_every_page_closed_as_a_push_message(
     env = {**server_env, "VAPID_PRIVATE_KEY": keys.private, "VAPID_PUBLIC_KEY": keys.public}
     site = Daphne({**env, "PUSH_TEST_SERVICE": push_service}, log_name="daphne-push.log")
     settings.SITE_URL = site.url
+    # The worker (this process) posts to it as the site took it: the test settings' one exception.
+    settings.PUSH_TEST_SERVICE = push_service
     context = browser.new_context(base_url=site.url, **PHONE)
     try:
         context.grant_permissions(["notifications"], origin=site.url)

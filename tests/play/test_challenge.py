@@ -23,7 +23,7 @@ def pushes_to(user) -> list:
     return [
         task
         for task in DBTaskResult.objects.filter(task_path=push.send_push.module_path)
-        if task.args_kwargs["args"][0] in set(user.push_subscriptions.values_list("pk", flat=True))
+        if set(task.args_kwargs["args"][0]) & set(user.push_subscriptions.values_list("pk", flat=True))
     ]
 
 

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import pytest
 
 from notices import push, vapid
 from notices.models import PushSubscription
-from tests.push.browser_subscription import subscription_json
+from tests.push.browser_subscription import decrypt, subscription_json
 
 
 @pytest.fixture
@@ -38,28 +39,25 @@ def device():
 
 @dataclass
 class Transport:
-    """pywebpush's webpush as the worker calls it: each message recorded with its endpoint, answered
-    with ``status`` (201: taken; 404/410: gone; 500: failed)."""
+    """The worker's post to a push service (notices.push.post), recorded instead: each message with its
+    endpoint, decrypted as the device would, answered with ``status`` (201: taken; 404/410: gone; 500:
+    failed). The encryption, the signature and the outcomes are the real ones."""
 
     status: int = 201
     sent: list = field(default_factory=list)
 
-    def __call__(self, subscription_info, data, **kwargs):
-        self.sent.append((subscription_info["endpoint"], data))
-        if self.status > 202:
-            response = type("Response", (), {"status_code": self.status, "text": "", "reason": ""})()
-            raise push.WebPushException(f"Push failed: {self.status}", response=response)
-        return type("Response", (), {"status_code": self.status})()
+    async def __call__(self, session, url, body, headers):
+        assert headers["Authorization"].startswith("vapid t=") and headers["Content-Encoding"] == "aes128gcm"
+        self.sent.append((str(url), decrypt(body, str(url)).decode()))
+        return self.status, "Created" if self.status == 201 else "Failed"
 
     @property
     def messages(self) -> list[dict]:
-        import json
-
         return [json.loads(data) for _endpoint, data in self.sent]
 
 
 @pytest.fixture
 def transport(monkeypatch):
     fake = Transport()
-    monkeypatch.setattr(push, "webpush", fake)
+    monkeypatch.setattr(push, "post", fake)
     return fake

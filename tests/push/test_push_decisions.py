@@ -136,7 +136,8 @@ def test_one_device_that_took_it_is_enough(make_user, device, vapid_keys, transp
     device(bob)
     device(bob)
     end_turn(game, ann)
-    assert len(pushes()) == 2
+    (task,) = pushes()  # one message, to both devices at once
+    assert len(task.args_kwargs["args"][0]) == 2
     worker()
     assert len(transport.sent) == 2
     make_due()

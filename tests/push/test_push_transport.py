@@ -104,14 +104,23 @@ def end_turn(game: Game, user):
         services.game_apply_action(game_id=game.pk, user=user, client_id=f"t{game.pk}-{n}", action=action)
 
 
+@pytest.fixture
+def local_service(push_service, settings):
+    """The local push service, which the test settings alone may name as the one exception to the push
+    services the site posts to (plain http, on this machine)."""
+    settings.PUSH_TEST_SERVICE = push_service
+    return push_service
+
+
 def test_the_local_push_service_receives_the_turn_encrypted_and_it_decrypts_to_the_games_link(
-    push_service, make_user, vapid_keys
+    local_service, make_user, vapid_keys
 ):
+    push_service = local_service
     ann = make_user("ann", email="ann@example.com")
     bob = make_user("bob", email="bob@example.com")
     subscription = browser_subscribes(push_service, vapid_keys.public)
-    # Stored as the settings page stores a browser's toJSON() (the view takes https endpoints only:
-    # the service here is plain http on localhost).
+    # Stored as the settings page stores a browser's toJSON() (the view takes a push service's https
+    # endpoints only, and the test settings' PUSH_TEST_SERVICE: the service here is plain http).
     PushSubscription.objects.create(
         user=ann, endpoint=subscription["endpoint"], device="web-push-testing", **subscription["keys"]
     )
@@ -143,8 +152,9 @@ def test_the_local_push_service_receives_the_turn_encrypted_and_it_decrypts_to_t
 
 
 def test_a_subscription_the_push_service_expired_is_removed_and_the_mail_goes(
-    push_service, make_user, vapid_keys
+    local_service, make_user, vapid_keys
 ):
+    push_service = local_service
     ann = make_user("ann", email="ann@example.com")
     bob = make_user("bob", email="bob@example.com")
     subscription = browser_subscribes(push_service, vapid_keys.public)

@@ -527,6 +527,55 @@ def test_the_issue_s_requests_answer_as_decided():
     assert not wrong, "\n".join(wrong)
 
 
+# The push endpoints read a JSON body, not a form: what they answer to the bad values inside JSON (its
+# escapes carry a NUL and a lone surrogate to the server) and to JSON nested deeper than Python's parser
+# recurses. (name, URL, body, status)
+_POINT = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+_KEYS = f'"keys": {{"p256dh": "{_POINT}", "auth": "tBHItJI5svbpez7KI4CCXg"}}'
+_FCM = "https://fcm.googleapis.com/fcm/send/"
+PUSH_JSON = [
+    ("endpoint with NUL", "subscribe", f'{{"endpoint": "{_FCM}a\\u0000b", {_KEYS}}}', 400),
+    ("endpoint with a lone surrogate", "subscribe", f'{{"endpoint": "{_FCM}\\ud800", {_KEYS}}}', 400),
+    (
+        "p256dh with NUL",
+        "subscribe",
+        f'{{"endpoint": "{_FCM}x", "keys": {{"p256dh": "\\u0000", "auth": "x"}}}}',
+        400,
+    ),
+    (
+        "auth a lone surrogate",
+        "subscribe",
+        f'{{"endpoint": "{_FCM}x", "keys": {{"p256dh": "B", "auth": "\\udfff"}}}}',
+        400,
+    ),
+    ("nested 3,000 deep", "subscribe", "[" * 3000 + "]" * 3000, 400),
+    ("object nested 3,000 deep", "subscribe", '{"a":' * 3000 + "1" + "}" * 3000, 400),
+    ("endpoint with NUL", "unsubscribe", '{"endpoint": "https://x.example/\\u0000"}', 400),
+    ("endpoint a lone surrogate", "unsubscribe", '{"endpoint": "https://x.example/\\ud800"}', 400),
+    ("nested 3,000 deep", "unsubscribe", "[" * 3000 + "]" * 3000, 400),
+    ("a good one", "subscribe", f'{{"endpoint": "{_FCM}good", {_KEYS}}}', 201),
+    ("its removal", "unsubscribe", f'{{"endpoint": "{_FCM}good"}}', 200),
+]
+
+
+@pytest.mark.django_db
+def test_the_push_endpoints_answer_bad_json_400(settings):
+    from notices import vapid
+
+    pair = vapid.generate()
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = pair.private, pair.public
+    w = build_world()
+    client = client_for(w, "seated")
+    wrong = []
+    for name, action, body, status in PUSH_JSON:
+        response = client.post(f"/notices/push/{action}/", body, content_type="application/json")
+        if response.status_code != status:
+            wrong.append(f"{action} {name}: {response.status_code}, expected {status}")
+        elif status == 400 and not response.json().get("error"):
+            wrong.append(f"{action} {name}: a 400 that does not say what is wrong")
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("header", ["HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_ACCEPT_LANGUAGE", "HTTP_REFERER"])
 def test_a_nul_in_a_header_is_a_bad_request(header):

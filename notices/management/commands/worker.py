@@ -16,7 +16,13 @@ such row (the worker that ran it is gone, or, with several workers, is still run
 is done twice, to the same effect); after a fault, this worker's own. A task that a database error
 failed while the worker stayed up (the fault broke one of its transactions) is enqueued again.
 
-Quiet by default (issue 32): at the default verbosity db_worker logs every task it runs at INFO, a
+The push messages (notices.push) have a queue of their own, run on a thread of this process with its
+own database connections (``PushThread``): a push waits for a push service's answer, up to
+PUSH_DEADLINE, and a player's devices could make that a wait per message; on the one loop that made
+every computer move, turn e-mail and daily close wait behind it. Each loop claims only its own queue's
+tasks. With --batch (the tests) one loop runs every queue, in the order the tasks were written.
+
+Quiet by default: at the default verbosity db_worker logs every task it runs at INFO, a
 sweep's two lines every few seconds, which buried the e-mails that `make run` prints to the same
 console. Here verbosity 1 logs the tasks' warnings and failures only; -v 2 logs every task as db_worker
 does at 1, -v 3 adds its debugging lines; -v 0 silences it as db_worker does."""
@@ -24,6 +30,7 @@ does at 1, -v 3 adds its debugging lines; -v 0 silences it as db_worker does."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from datetime import timedelta
 
@@ -37,10 +44,12 @@ from django.utils.crypto import get_random_string
 from django_tasks.base import TaskResultStatus
 from django_tasks.signals import task_finished
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
+from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from coach import tasks as coach_tasks
 from games.computers.tasks import recover
+from notices import push
 from notices.tasks import schedule_sweep
 
 logger = logging.getLogger(__name__)
@@ -105,6 +114,49 @@ def catch_up(worker_id: str | None = None) -> None:
     recover(running_for=0)
 
 
+class PushThread(threading.Thread):
+    """The push queue's loop: django-tasks-db's Worker on ``push.QUEUE`` alone. A database fault ends
+    its run as it ends the main loop's; it reconnects (its connections are its thread's own) and its
+    own task left running is failed, as the main loop does, until the process stops. A daemon: a stop
+    of the process ends it, and what it was sending is failed at the next start (a turn's e-mail
+    then goes)."""
+
+    def __init__(self, worker_id: str) -> None:
+        super().__init__(name="push-worker", daemon=True)
+        self.worker_id = worker_id
+
+    def run(self) -> None:
+        faults = 0
+        while True:
+            worker = Worker(
+                queue_names=[push.QUEUE],
+                interval=settings.WORKER_POLL_INTERVAL,
+                batch=False,
+                backend_name="default",
+                startup_delay=False,
+                max_tasks=None,
+                worker_id=self.worker_id,
+                excluded_queue_names=[],
+            )
+            try:
+                if faults:
+                    fail_lost_tasks(self.worker_id)
+                worker.run()
+                return
+            except DATABASE_FAULTS as exc:
+                faults += 1
+                logger.warning("push worker: database fault, reconnecting (%d): %s", faults, exc)
+            # Anything else out of the loop itself (a task's own failures are recorded by the library):
+            # logged and the loop started again, since a thread that ended here would leave the
+            # process up and sending no push messages at all.
+            except Exception:
+                faults += 1
+                logger.exception("push worker: its loop failed, starting it again")
+            finally:
+                connections.close_all()
+            time.sleep(min(0.1 * 2 ** min(faults, 5), 2.0))
+
+
 class Command(BaseCommand):
     help = "Run the background worker (turn e-mails, computer players, the coach's reviews)."
 
@@ -117,17 +169,21 @@ class Command(BaseCommand):
         failing_since = None
         faults = 0
         task_finished.connect(redo_after_database_fault, dispatch_uid="worker.redo_after_database_fault")
+        pushes = None if batch else PushThread(f"{worker_id}-push")
         while True:
             attempt, reached = time.monotonic(), False
             try:
                 # At start every running task is lost; after a fault, the one this worker ran.
                 catch_up(worker_id if faults else None)
                 failing_since, reached = None, True
+                if pushes is not None and pushes.ident is None:
+                    pushes.start()  # after the first catch-up, which fails every task left running
                 # Never with the autoreloader (DEBUG's default): it runs the worker in a thread, whose
                 # death on a fault left the process up, running nothing.
                 call_command(
                     QuietDbWorker(),
                     batch=batch,
+                    queue_name="*" if batch else "default",
                     interval=settings.WORKER_POLL_INTERVAL,
                     reload=False,
                     worker_id=worker_id,
