@@ -134,7 +134,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "my_seat": my_seat,
             "invite_url": invite_url,
             "share_text": _("%(host)s invites you to play %(game)s.")
-            % {"host": game.creator.username, "game": game.kind_name},
+            # A game whose creator's account is gone (or that the site started) is shared by the
+            # player who shares it.
+            % {"host": (game.creator or request.user).username, "game": game.kind_name},
             "kind": catalogue.kind(game.kind),
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
             "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
