@@ -8,6 +8,7 @@ before seating, so at least one of them finds both.
 from __future__ import annotations
 
 import logging
+import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -201,10 +202,19 @@ def queue_state(user, now: datetime | None = None) -> dict:
         "since": seek.created_at.timestamp(),
         "waited": round(waited),
         "window": None if window == float("inf") else int(window),
+        # The window's steps from the request on ([seconds waited, points or None: anyone]): the page
+        # moves through them as the player waits, told nothing new by the server.
+        "windows": [
+            [at, None if matching.window(at) == float("inf") else int(matching.window(at))]
+            for at in [0, *matching.widenings()]
+        ],
         "others": others,
         "computers_at": None
         if seek.computers_after is None
         else seek.created_at.timestamp() + seek.computers_after,
+        "computers_in": None
+        if seek.computers_after is None
+        else max(0, math.ceil(seek.computers_after - waited)),
     }
 
 
