@@ -40,7 +40,9 @@ class Result:
 
     @property
     def grade(self) -> str | None:
-        return grades.letter(self.accuracy)
+        """None for an attempt given up (docs/daily.md): the coach reviews its moves, but a grade
+        would rank a game that was not played out."""
+        return grades.letter(self.accuracy) if self.status == FINISHED else None
 
     def ranked(self, rank: int) -> Result:
         return replace(self, rank=rank)
