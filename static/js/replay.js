@@ -3,7 +3,7 @@
 // (games/results/replays.py): every state is rebuilt here, once, by applying the patches in order.
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
 import { checkRolls, available as canCheck } from "./fair-dice.js";
-import { decimal, eventText, fmt, gettext } from "./i18n.js";
+import { decimal, diceWords, eventText, fmt, gettext } from "./i18n.js";
 
 async function unpack(packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
@@ -62,6 +62,17 @@ function coachText(n) {
   if (!note) return "";
   // The moves' words are the page's language already (coach.selectors).
   const said = { player: note.player, move: note.text, expert: note.expert_text, cost: decimal(note.cost) };
+  // A decision is made on the dice before its step, and the board shows the step's own (a roll's new
+  // dice, a scored card): the line names the dice it speaks of.
+  const before = data.states[n - 1]?.dice || [];
+  if (before.length) {
+    said.dice = diceWords(before);
+    if (note.best) return fmt(gettext("Coach, on %(dice)s: %(player)s played the expert's choice (%(expert)s)."), said);
+    if (note.measure === "win") {
+      return fmt(gettext("Coach, on %(dice)s: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s percentage points of winning chance)."), said);
+    }
+    return fmt(gettext("Coach, on %(dice)s: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s expected points)."), said);
+  }
   if (note.best) return fmt(gettext("Coach: %(player)s played the expert's choice (%(expert)s)."), said);
   if (note.measure === "win") {
     return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s percentage points of winning chance)."), said);
