@@ -168,6 +168,24 @@ def test_the_others_results_only_once_you_have_played_or_the_day_is_over(noon, m
     assert "You did not play it that day." in part
 
 
+def test_a_player_still_in_the_attempt_after_midnight_sees_no_results(noon, make_user):
+    """With the worker down at midnight the day is not closed and an attempt goes on: its player saw
+    the others' results (the day was over by the date) while still playing. Hidden until it ends."""
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    finish(services.attempt_start(user=ann, kind=KIND), ann)
+    bob_game = services.attempt_start(user=bob, kind=KIND)
+    noon.move_to(datetime(2026, 12, 7, 0, 5, tzinfo=UTC), tick=False)  # no close has run
+    assert Game.objects.get(pk=bob_game.pk).status == Game.Status.PLAYING
+
+    part = kind_part(page_of(signed_in(bob), "/daily/2026-12-06/"), KIND)
+    assert "data-results-hidden" in part and 'data-player="ann"' not in part
+    # Whoever is not playing sees them, the day being over.
+    assert 'data-player="ann"' in kind_part(page_of(signed_in(cid), "/daily/2026-12-06/"), KIND)
+    finish(bob_game, bob)
+    part = kind_part(page_of(signed_in(bob), "/daily/2026-12-06/"), KIND)
+    assert 'data-player="ann"' in part and 'data-player="bob"' in part
+
+
 def test_the_results_rank_by_the_kind_s_ranking_and_list_who_gave_up(noon, make_user):
     ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
     finish(services.attempt_start(user=ann, kind=KIND), ann)
