@@ -168,6 +168,22 @@ def seek_seen(*, user, now: datetime | None = None) -> bool:
     )
 
 
+# How long after a request lapsed its player's form still says so.
+LAPSED_SHOWN = timedelta(minutes=15)
+
+
+def lapsed_lately(user, now: datetime | None = None) -> bool:
+    """The player's latest request lapsed (its page went quiet) in the last LAPSED_SHOWN."""
+    now = now or timezone.now()
+    latest = Seek.objects.filter(user=user).order_by("-pk").values("status", "ended_at").first()
+    return bool(
+        latest
+        and latest["status"] == Seek.Status.LAPSED
+        and latest["ended_at"] is not None
+        and latest["ended_at"] >= now - LAPSED_SHOWN
+    )
+
+
 def waiting_seek(user) -> Seek | None:
     return Seek.objects.filter(user=user, status=Seek.Status.WAITING).first()
 
@@ -186,6 +202,8 @@ def queue_state(user, now: datetime | None = None) -> dict:
             "game": seek.game_id,
             "url": seating.game_url(seek.game_id),
         }
+    if seek.status == Seek.Status.LAPSED:
+        return {"type": "queue", "waiting": False, "lapsed": True}
     if seek.status != Seek.Status.WAITING:
         return {"type": "queue", "waiting": False}
     waited = (now - seek.created_at).total_seconds()
