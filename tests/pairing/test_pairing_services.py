@@ -250,3 +250,17 @@ def test_the_page_commits_a_seed_before_the_browser_makes_its_own(make_user, cli
     assert client.post("/play/ask/", {**form, "client_seed": "from-the-browser"}).status_code == 302
     seek = Seek.objects.get(user=ann)
     assert fair_dice.commitment(seek.server_seed) == committed and seek.client_seed == "from-the-browser"
+
+
+def test_a_table_the_site_filled_credits_no_seat_with_its_start(make_user):
+    """The notice said "ann started Farkle (3000) #7." to bob: ann only waited longest; the site
+    started the table. Every person at it hears that their table started, crediting nobody."""
+    from notices import feed
+
+    ann, bob = make_user("ann"), make_user("bob")
+    t0 = timezone.now()
+    ask(ann, now=t0)
+    game = Game.objects.get(pk=ask(bob, now=t0).game_id)  # seated at once: ratings alike
+    for user in (ann, bob):
+        texts = [n.message for n in feed.recent(user)]
+        assert texts == [f"Your table of Farkle (3000) #{game.pk} has started."], (user, texts)
