@@ -14,6 +14,7 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
+    path("fair-dice/", game_views.fair_dice_page, name="fair-dice"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/<text:language>/", SiteCatalog.as_view(), name="javascript-catalog"),
     path("accounts/data.json", account_views.data_download, name="account_data"),

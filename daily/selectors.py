@@ -40,7 +40,9 @@ class Result:
 
     @property
     def grade(self) -> str | None:
-        return grades.letter(self.accuracy)
+        """None for an attempt given up (docs/daily.md): the coach reviews its moves, but a grade
+        would rank a game that was not played out."""
+        return grades.letter(self.accuracy) if self.status == FINISHED else None
 
     def ranked(self, rank: int) -> Result:
         return replace(self, rank=rank)
@@ -137,7 +139,10 @@ def day_parts(*, user, day: Day, today: date) -> list[KindPart]:
         mine = next((r for r in results if r.user_id == user.pk), None)
         part = KindPart(kind=kind, name=kind_name(kind), mine=mine, count=len(results))
         part.playing = sum(r.status == PLAYING for r in results)
-        part.visible = day.date < today or (mine is not None and mine.over)
+        # A player still in their attempt never sees the others' results, even past the day's end (the
+        # close that resigns the day's games runs on the worker, which may be late or down).
+        still_playing = mine is not None and not mine.over
+        part.visible = not still_playing and (day.date < today or mine is not None)
         if part.visible:
             part.results = rank(kind, results)
         parts.append(part)

@@ -28,6 +28,12 @@ class GameKind:
         return self.engine.name
 
     @property
+    def family_name(self) -> str:
+        """The name without the option that names the game ("Farkle"), where that option is chosen
+        apart on the same page (statistics, ratings, high scores: "Goal 3000")."""
+        return declare.family_name(self.engine)
+
+    @property
     def pitch(self) -> str:
         return gettext(self.engine.pitch)
 

@@ -61,9 +61,11 @@ class GameEnded:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """The creator started the game (its first turn may be a computer's or an absent player's too)."""
+    """The game started (its first turn may be a computer's or an absent player's too): ``by`` the
+    player who started it, None when the site did (a table pairing or a tournament filled)."""
 
     game: Any
+    by: Any = None
 
 
 @dataclass(frozen=True, slots=True)

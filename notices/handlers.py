@@ -26,7 +26,7 @@ def promise_turn_mail(effect: effects.AbsentPlayerToMove) -> None:
 
 @effects.on(effects.GameStarted)
 def game_started(effect: effects.GameStarted) -> None:
-    services.game_started(effect.game)
+    services.game_started(effect.game, by=effect.by)
 
 
 @effects.on(effects.LeftTable)

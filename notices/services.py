@@ -138,18 +138,21 @@ def left_table(game_id: int, user) -> None:
         promise(game, user, left=True)
 
 
-def game_started(game: Game) -> None:
-    """Every other player hears that the game started (its creator started it); the first turn's
-    e-mail is promised if its player is not at the table."""
+def game_started(game: Game, by=None) -> None:
+    """Every other player hears that the game started: who started it, or, for a table the site
+    filled and started (``by`` None: pairing, a tournament's round), that it started, crediting no
+    seat. The first turn's e-mail is promised if its player is not at the table."""
     players = [seat.user for seat in game.seats.select_related("user")]
     for player in players:
-        if player.pk != game.creator_id and not player.is_computer:
-            feed.tell(
-                player,
-                gettext_noop("%(player)s started %(game)s #%(number)s."),
-                game.get_absolute_url(),
-                {"player": game.creator.username, "game": game.kind_name, "number": game.pk},
-            )
+        if (by is not None and player.pk == by.pk) or player.is_computer:
+            continue
+        if by is None:
+            text = gettext_noop("Your table of %(game)s #%(number)s has started.")
+            params = {"game": game.kind_name, "number": game.pk}
+        else:
+            text = gettext_noop("%(player)s started %(game)s #%(number)s.")
+            params = {"player": by.username, "game": game.kind_name, "number": game.pk}
+        feed.tell(player, text, game.get_absolute_url(), params)
     tell_users_on_commit(p.username for p in players)
     user = next((p for p in players if p.username == game.current_player), None)
     if user is not None and not user.is_computer and not _at_table(game, user):

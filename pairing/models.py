@@ -12,6 +12,9 @@ class Seek(models.Model):
         WAITING = "waiting"
         SEATED = "seated"
         LEFT = "left"
+        # A live request whose page went quiet (pairing.seating.STALE_AFTER): left by the site, not
+        # the player, whose form then says so.
+        LAPSED = "lapsed"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks")
     # What the player asked for; seeks of the same queue (pairing.queues) are seated together.

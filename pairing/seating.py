@@ -77,7 +77,7 @@ def queue_seat(*, queue: str, now: datetime | None = None) -> list[Game]:
 
 
 def _end_stale(stale: list[Seek], now: datetime) -> None:
-    Seek.objects.filter(pk__in=[s.pk for s in stale]).update(status=Seek.Status.LEFT, ended_at=now)
+    Seek.objects.filter(pk__in=[s.pk for s in stale]).update(status=Seek.Status.LAPSED, ended_at=now)
     send_on_commit_to([(user_group(s.user_id), {"type": "pairing.changed"}) for s in stale])
 
 

@@ -8,6 +8,7 @@ before seating, so at least one of them finds both.
 from __future__ import annotations
 
 import logging
+import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -175,6 +176,22 @@ def seek_seen(*, user, now: datetime | None = None) -> bool:
     )
 
 
+# How long after a request lapsed its player's form still says so.
+LAPSED_SHOWN = timedelta(minutes=15)
+
+
+def lapsed_lately(user, now: datetime | None = None) -> bool:
+    """The player's latest request lapsed (its page went quiet) in the last LAPSED_SHOWN."""
+    now = now or timezone.now()
+    latest = Seek.objects.filter(user=user).order_by("-pk").values("status", "ended_at").first()
+    return bool(
+        latest
+        and latest["status"] == Seek.Status.LAPSED
+        and latest["ended_at"] is not None
+        and latest["ended_at"] >= now - LAPSED_SHOWN
+    )
+
+
 def waiting_seek(user) -> Seek | None:
     return Seek.objects.filter(user=user, status=Seek.Status.WAITING).first()
 
@@ -193,6 +210,8 @@ def queue_state(user, now: datetime | None = None) -> dict:
             "game": seek.game_id,
             "url": seating.game_url(seek.game_id),
         }
+    if seek.status == Seek.Status.LAPSED:
+        return {"type": "queue", "waiting": False, "lapsed": True}
     if seek.status != Seek.Status.WAITING:
         return {"type": "queue", "waiting": False}
     waited = (now - seek.created_at).total_seconds()
@@ -209,10 +228,19 @@ def queue_state(user, now: datetime | None = None) -> dict:
         "since": seek.created_at.timestamp(),
         "waited": round(waited),
         "window": None if window == float("inf") else int(window),
+        # The window's steps from the request on ([seconds waited, points or None: anyone]): the page
+        # moves through them as the player waits, told nothing new by the server.
+        "windows": [
+            [at, None if matching.window(at) == float("inf") else int(matching.window(at))]
+            for at in [0, *matching.widenings()]
+        ],
         "others": others,
         "computers_at": None
         if seek.computers_after is None
         else seek.created_at.timestamp() + seek.computers_after,
+        "computers_in": None
+        if seek.computers_after is None
+        else max(0, math.ceil(seek.computers_after - waited)),
     }
 
 

@@ -28,6 +28,7 @@ def _page(request: HttpRequest, form: SeekForm, status: int = 200) -> HttpRespon
         "form": form,
         "seek": seek,
         "state": services.queue_state(request.user) if seek is not None else None,
+        "lapsed": seek is None and services.lapsed_lately(request.user),
         "blocked": services.blocked_names(request.user),
         "fair_commitment": fair_seeds.next_commitment(request),
     }

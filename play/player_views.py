@@ -309,6 +309,8 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
         if group is None or not group.memberships.filter(user=request.user).exists():
             raise Http404("No such group.")
     key = rating_kinds.variant_key(kind, variant)
+    entries = rating_selectors.rating_list(key, group=group)
+    listed = any(e["player"] == request.user.username for e in entries)
     return render(
         request,
         "players/ratings.html",
@@ -316,8 +318,10 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             "kind": kind,
             "goal": variant,
             "name": kind.display_name(variant),
-            "entries": rating_selectors.rating_list(key, group=group),
-            "mine": rating_selectors.rating_of(request.user, key),
+            "entries": entries,
+            # The viewer's own row below the list only when the list does not hold it already.
+            "mine": None if listed else rating_selectors.rating_of(request.user, key),
+            "computers": rating_selectors.computer_ratings(key),
             "group": group,
             "groups": request.user.dice_groups.order_by("name"),
             "kinds": catalogue.kinds(),

@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 THEME_COLOUR = "#18233d"  # the die of static/favicon.svg
 BACKGROUND = "#ffffff"
@@ -30,7 +31,7 @@ ICONS = [
 OFFLINE_FILES = ["css/site.css", "favicon.svg", "icons/icon-192.png"]
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600, private=True)  # in the reader's language
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest, in the reader's language."""
@@ -56,7 +57,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     )
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker. Its text changes with the static files' names (hashed in production), so a
@@ -68,7 +69,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "version": json.dumps(version),
         "offline": json.dumps(offline),
         "precache": json.dumps(precache),
-        "static_prefix": json.dumps(static("")),
+        # The prefix itself, not static(""): the manifest storage of production knows files only, and
+        # refuses a name it has no entry for.
+        "static_prefix": json.dumps(settings.STATIC_URL),
         "icon": json.dumps(static("icons/icon-192.png")),
     }
     response = render(request, "pwa/sw.js", context, content_type="text/javascript")
@@ -77,7 +80,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows in place of a page when the site cannot be reached."""
     return render(request, "pwa/offline.html")

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from coach import hints
 from daily import selectors as daily
@@ -25,6 +25,14 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
+
+
+@require_safe
+def fair_dice_page(request: HttpRequest) -> HttpResponse:
+    """How the dice are made fair, in plain words and in the derivation's essentials, and a checker that
+    recomputes a game's rolls in the reader's browser (static/js/fair-check.js): the check is the
+    reader's own, not the server's word. Open to visitors; a game is fetched as the reader may see it."""
+    return render(request, "games/fair_dice.html")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -138,7 +146,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "my_seat": my_seat,
             "invite_url": invite_url,
             "share_text": _("%(host)s invites you to play %(game)s.")
-            % {"host": game.creator.username, "game": game.kind_name},
+            # A game whose creator's account is gone (or that the site started) is shared by the
+            # player who shares it.
+            % {"host": (game.creator or request.user).username, "game": game.kind_name},
             "kind": catalogue.kind(game.kind),
             "mute_chat": request.user.is_authenticated and preferences_of(request.user).mute_chat,
             "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),

@@ -101,6 +101,18 @@ def player_ratings(user) -> list[dict]:
     return [{"kind": key, "name": kinds.name(key), **rows[key]} for key in kinds.every() if key in rows]
 
 
+def computer_ratings(key: str) -> list[dict]:
+    """The computer players' ratings in ``key``, the best first, listed apart from the people's: they
+    anchor the scale (docs/ratings.md), active or not."""
+    rows = Rating.objects.filter(kind=key).exclude(user__computer="").order_by("-display", "user__username")
+    return [
+        {"player": username, "strength": strength, "rating": display, "games": games}
+        for username, strength, display, games in rows.values_list(
+            "user__username", "user__computer", "display", "games"
+        )
+    ]
+
+
 def rating_of(user, key: str) -> dict | None:
     """A player's rating in ``key``: {"rating", "provisional", "games"}, or None before their first."""
     row = Rating.objects.filter(user=user, kind=key).values("display", "provisional", "games").first()

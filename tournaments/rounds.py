@@ -76,6 +76,7 @@ def tournament_start_due(*, tournament_id: int, now: datetime | None = None) -> 
             tournament.cancelled_because = "too_few"
             tournament.finished_at = now
             tournament.save(update_fields=["status", "cancelled_because", "finished_at"])
+            refresh_pages(tournament)
             return None
         return _begin(tournament, now)
 
@@ -128,7 +129,18 @@ def round_start(*, tournament_id: int, number: int, now: datetime | None = None)
         return _start_round(tournament, number, now)
 
 
+PAGE_PART = "tournaments"
+
+
+def refresh_pages(tournament: Tournament) -> None:
+    """The tournament's page, open in members' browsers, reads itself again once this transaction has
+    committed (static/js/group-live.js): it started, a round began, it ended or was called off."""
+    members = Membership.objects.filter(group_id=tournament.group_id).values_list("user__username", flat=True)
+    notices.group_changed(list(members), tournament.group_id, PAGE_PART)
+
+
 def _start_round(tournament: Tournament, number: int, now: datetime) -> Round | None:
+    refresh_pages(tournament)
     entries = _entrants(tournament, now)
     if number > tournament.rounds or len(entries) < 2:
         finish(tournament, now)
@@ -244,3 +256,4 @@ def finish(tournament: Tournament, now: datetime) -> None:
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
         status=Tournament.Status.FINISHED, finished_at=now
     )
+    refresh_pages(tournament)

@@ -177,6 +177,7 @@ def tournament_cancel(*, tournament_id: int, user) -> None:
         tournament.cancelled_because = "creator"
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "cancelled_because", "finished_at"])
+        running.refresh_pages(tournament)
 
 
 def tournament_start_now(*, tournament_id: int, user, now: datetime | None = None) -> Round | None:

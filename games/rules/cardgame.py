@@ -380,7 +380,13 @@ def words(engine: Any, state: dict, action: dict) -> Message:
     rows = (engine.SHEET or {}).get("rows", [])
     label = next((r["label"] for r in rows if r.get("box") == box), box.replace("_", " "))
     if "column" in action:
-        return msg("coach.card.score_column", label=label, column=action["column"], gain=gain)
+        # The column the score lands in, which a rule may move from the one picked (Triple Quintzee's
+        # right-most rule): the gain is that column's, and so is the word.
+        lands = next(
+            (p.column for p in choices(engine.RULES, state) if p.box == box and p.picked == action["column"]),
+            action["column"],
+        )
+        return msg("coach.card.score_column", label=label, column=lands, gain=gain)
     return msg("coach.card.score", label=label, gain=gain)
 
 

@@ -85,6 +85,15 @@ def option_text(engine: Any, options: Mapping[str, Any] | None, say: Any = str, 
     return " · ".join(say(o.text).format(value=shown(chosen[o.name])) for o in engine.options)
 
 
+def family_name(engine: Any) -> str:
+    """The game's name without the option that names it ("Farkle" for "Farkle ({value})"), for a list
+    of games beside which that option is chosen apart ("Goal 3000"); the engine's name otherwise."""
+    for o in engine.options:
+        if o.names_game:
+            return o.names_game.split("{value}")[0].rstrip(" (").strip() or engine.name
+    return engine.name
+
+
 def game_name(engine: Any, options: Mapping[str, Any] | None) -> str:
     """A game's name with its options: "Farkle (3000)" for a goal of 3000; the engine's name for a game
     whose options do not change it."""

@@ -133,7 +133,8 @@ def game_create(
             Seat.objects.create(game=game, user=computer, position=position)
             taken.append(computer.username)
         if seats == len(taken):
-            _start(game)
+            # A table the site filled (``others``) is started by the site, not by its first seat.
+            _start(game, by=None if others else creator)
     return game
 
 
@@ -289,11 +290,11 @@ def game_start(*, game_id: int, user) -> Game:
             raise Conflict(_("This game has already started."))
         if game.seats.count() < game.engine.min_players:
             raise Conflict(_("Not enough players to start."))
-        _start(game)
+        _start(game, by=user)
     return game
 
 
-def _start(game: Game) -> None:
+def _start(game: Game, *, by) -> None:
     seats = list(game.seats.select_related("user").order_by("position"))
     # Seats fill the gaps left by players who left: number them 0..n-1 before the engine sees them.
     for position, seat in enumerate(seats):
@@ -308,7 +309,7 @@ def _start(game: Game) -> None:
     game.started_at = now
     game.turn_started_at = now
     game.save()
-    started = [effects.GameStarted(game)]
+    started = [effects.GameStarted(game, by)]
     if computer_players.is_computer_name(game.current_player):
         started.append(effects.ComputerToMove(game))
     effects.handle(started)
@@ -379,7 +380,7 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
         for position, seat in enumerate(seats):
             seed = seat.next_client_seed or seat.client_seed
             Seat.objects.create(game=new, user=seat.user, position=position, client_seed=seed)
-        _start(new)
+        _start(new, by=user)
         send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
     return new
 

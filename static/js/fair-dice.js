@@ -2,6 +2,8 @@
 // HMAC-SHA256 from the revealed server seed, the client seeds and each action's seq, and compared with
 // the roll the server recorded. The same derivation as games/fair_dice.py and tools/check_dice.py.
 
+import { fmt, gettext } from "./i18n.js";
+
 const COLOURS = ["blue", "red", "pink", "green", "yellow"];
 const encoder = new TextEncoder();
 
@@ -94,4 +96,30 @@ export async function checkRolls(fair, diceKind, entries) {
     }
   }
   return { ok: true, rolls };
+}
+
+function dieText(roll) {
+  return `[${roll.map((d) => (Array.isArray(d) ? `${d[0]} ${gettext(d[1])}` : String(d))).join(", ")}]`;
+}
+
+// What a check found, in a sentence a player reads (the replay and the fair dice page).
+export function resultText(result) {
+  if (result.ok) {
+    return fmt(gettext("Every one of the %(count)s rolls matches the committed seed."), { count: result.rolls });
+  }
+  if (result.reason === "commitment") {
+    return gettext("The revealed server seed does not match its commitment: no roll can be trusted.");
+  }
+  return fmt(
+    gettext(
+      "Roll %(roll)s does not match the committed seed: step %(seq)s (%(player)s) shows %(recorded)s, the seed gives %(derived)s.",
+    ),
+    {
+      roll: result.rolls,
+      seq: result.seq,
+      player: result.player,
+      recorded: dieText(result.recorded),
+      derived: dieText(result.derived),
+    },
+  );
 }

@@ -1,8 +1,10 @@
-// A group's seasons, live (templates/seasons/_group.html on the group page, templates/seasons/detail.html):
-// when a game a season counts ends, or a season closes, the header's notices socket hands over a
-// `group_changed` message (static/js/notices.js) and the page reads itself again and swaps in its
-// seasons' part. One read at a time; a change heard during one reads once more after it.
-const parts = () => document.querySelectorAll('[data-live-part="seasons"][id]');
+// A group's live parts: its seasons (templates/seasons/_group.html on the group page,
+// templates/seasons/detail.html) and a tournament's page (templates/tournaments/detail.html). When a game
+// a season counts ends, a season closes, or a tournament starts, begins a round or ends, the header's
+// notices socket hands over a `group_changed` message (static/js/notices.js) naming the part, and the
+// page reads itself again and swaps in its parts of that name. One read at a time; a change heard
+// during one reads once more after it.
+const parts = () => document.querySelectorAll('[data-live-part][id]');
 
 let reading = false;
 let again = false;
@@ -21,6 +23,7 @@ async function refresh() {
         const next = fresh.getElementById(part.id);
         if (next) part.replaceWith(document.adoptNode(next));
       }
+      document.dispatchEvent(new CustomEvent('dicehall:parts-replaced'));
     }
   } catch {
     // The network: the next change, or a reload, shows the table.
@@ -38,6 +41,6 @@ if (first) {
   const group = Number(first.dataset.group);
   document.addEventListener('dicehall:group-changed', (e) => {
     const { group: where, part } = e.detail;
-    if (where === group && part === 'seasons') refresh();
+    if (where === group && [...parts()].some((shown) => shown.dataset.livePart === part)) refresh();
   });
 }

@@ -74,6 +74,12 @@ function param(key, value) {
   return value;
 }
 
+// Dice as the game's messages name them: "1 1 1 5 2 3", or Painted DiceZ's faces with their colours.
+export function diceWords(dice) {
+  if (dice.length && Array.isArray(dice[0])) return param('dice', dice);
+  return dice.join(' ');
+}
+
 function one({ code, params = {} }) {
   const entry = catalogue.messages[code];
   if (entry === undefined) return '';

@@ -38,9 +38,13 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || response.statusText);
+  if (!response.ok) throw new Refused(answer.error || gettext("The site did not accept this device."));
   return answer;
 }
+
+// The site's own refusal: a sentence written for the player (notices.views), shown as it is. Anything
+// else is the browser's or its push service's error, whose wording is for developers.
+class Refused extends Error {}
 
 function markThisDevice(subscription) {
   let known = false;
@@ -65,7 +69,11 @@ async function subscribe(registration, existing) {
     if (typeof Notification !== "undefined" && Notification.permission === "denied") {
       say(gettext("This browser blocks notifications from DiceHall: allow them in its site settings."));
     } else {
-      say(gettext("Push messages could not be turned on: ") + error.message);
+      say(
+        error instanceof Refused
+          ? gettext("Push messages could not be turned on: ") + error.message
+          : gettext("This browser could not reach its push service, so push messages are not on. Try again later, or in another browser."),
+      );
     }
   }
 }

@@ -2,8 +2,8 @@
 // The page carries the first step whole and each later one as a JSON Patch (RFC 6902), gzipped
 // (games/results/replays.py): every state is rebuilt here, once, by applying the patches in order.
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
-import { checkRolls, available as canCheck } from "./fair-dice.js";
-import { decimal, eventText, fmt, gettext } from "./i18n.js";
+import { checkRolls, available as canCheck, resultText } from "./fair-dice.js";
+import { decimal, diceWords, eventText, fmt, gettext } from "./i18n.js";
 
 async function unpack(packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
@@ -62,6 +62,17 @@ function coachText(n) {
   if (!note) return "";
   // The moves' words are the page's language already (coach.selectors).
   const said = { player: note.player, move: note.text, expert: note.expert_text, cost: decimal(note.cost) };
+  // A decision is made on the dice before its step, and the board shows the step's own (a roll's new
+  // dice, a scored card): the line names the dice it speaks of.
+  const before = data.states[n - 1]?.dice || [];
+  if (before.length) {
+    said.dice = diceWords(before);
+    if (note.best) return fmt(gettext("Coach, on %(dice)s: %(player)s played the expert's choice (%(expert)s)."), said);
+    if (note.measure === "win") {
+      return fmt(gettext("Coach, on %(dice)s: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s percentage points of winning chance)."), said);
+    }
+    return fmt(gettext("Coach, on %(dice)s: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s expected points)."), said);
+  }
   if (note.best) return fmt(gettext("Coach: %(player)s played the expert's choice (%(expert)s)."), said);
   if (note.measure === "win") {
     return fmt(gettext("Coach: %(player)s chose to %(move)s. Expert: %(expert)s (−%(cost)s percentage points of winning chance)."), said);
@@ -144,10 +155,6 @@ show(step);
 // Fair dice: every roll checked here against the revealed seed (static/js/fair-dice.js).
 const fairLine = document.getElementById("fair-check");
 
-function dieText(roll) {
-  return `[${roll.map((d) => (Array.isArray(d) ? `${d[0]} ${gettext(d[1])}` : String(d))).join(", ")}]`;
-}
-
 async function checkFairDice() {
   if (!fairLine || !page.fair_dice || !page.fair_dice.server_seed) return;
   if (!canCheck()) {
@@ -165,26 +172,9 @@ async function checkFairDice() {
   }
   fairLine.classList.add(result.ok ? "fair-ok" : "fair-bad");
   fairLine.dataset.result = result.ok ? "ok" : "mismatch";
-  if (result.ok) {
-    fairLine.textContent = fmt(gettext("Every one of the %(count)s rolls matches the committed seed."), {
-      count: result.rolls,
-    });
-  } else if (result.reason === "commitment") {
-    fairLine.textContent = gettext("The revealed server seed does not match its commitment: no roll can be trusted.");
-  } else {
+  fairLine.textContent = resultText(result);
+  if (!result.ok && result.reason === "roll") {
     fairLine.dataset.seq = String(result.seq);
-    fairLine.textContent = fmt(
-      gettext(
-        "Roll %(roll)s does not match the committed seed: step %(seq)s (%(player)s) shows %(recorded)s, the seed gives %(derived)s.",
-      ),
-      {
-        roll: result.rolls,
-        seq: result.seq,
-        player: result.player,
-        recorded: dieText(result.recorded),
-        derived: dieText(result.derived),
-      },
-    );
     const go = document.createElement("button");
     go.type = "button";
     go.className = "link-button";

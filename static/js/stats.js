@@ -23,13 +23,22 @@
   const ratingSource = document.getElementById("rating-data");
   if (ratingSource && window.Chart) {
     const series = JSON.parse(ratingSource.textContent).series;
+    // Along the axis the rated games by number (several a day would share one date); a point's
+    // tooltip says when, to the minute, in the reader's own time.
+    const when = (at) => new Date(at).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
     new window.Chart(document.getElementById("rating-chart"), {
       type: "line",
       data: {
-        labels: series.map((p) => day(p.at)),
+        labels: series.map((p, i) => figure(i + 1)),
         datasets: [{ label: gettext("Rating"), data: series.map((p) => p.rating), borderColor: accent, tension: 0.2 }],
       },
-      options: { plugins: { legend: { display: false } } },
+      options: {
+        plugins: {
+          legend: { display: false },
+          tooltip: { callbacks: { title: (items) => when(series[items[0].dataIndex].at) } },
+        },
+        scales: { x: { title: { display: true, text: gettext("Rated game") } } },
+      },
     });
   }
   const source = document.getElementById("chart-data");

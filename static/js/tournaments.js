@@ -23,9 +23,14 @@ if (form) {
   if (zone) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
 }
 const lang = document.documentElement.lang || undefined;
-for (const time of document.querySelectorAll('time[data-local]')) {
-  const when = new Date(time.getAttribute('datetime'));
-  if (!Number.isNaN(when.getTime())) {
-    time.textContent = when.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+function localTimes() {
+  for (const time of document.querySelectorAll('time[data-local]')) {
+    const when = new Date(time.getAttribute('datetime'));
+    if (!Number.isNaN(when.getTime())) {
+      time.textContent = when.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+    }
   }
 }
+localTimes();
+// The page read again (static/js/group-live.js) comes with the server's UTC times.
+document.addEventListener('dicehall:parts-replaced', localTimes);

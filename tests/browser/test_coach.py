@@ -83,7 +83,7 @@ def test_a_solo_game_with_hints_then_its_review(ann, open_as, dice, server_env):
     expect(page.locator("#replay-log li[data-step='5'] .coach-badge")).to_have_text("✓")
     page.locator("#replay-log li[data-step='2']").click()
     expect(page.locator("#replay-coach")).to_have_text(
-        "Coach: ann chose to set aside 1 1 1 and bank 1000. "
+        "Coach, on 1 1 1 5 2 3: ann chose to set aside 1 1 1 and bank 1000. "
         "Expert: set aside 1 1 1 5 and bank 1050 (\u221250.0 expected points)."
     )
     page.locator("#replay-log li[data-step='3']").click()

@@ -15,6 +15,7 @@ from games import fair_dice
 from games.models import Action, Game, Seat
 from games.tables import services
 from tests.browser.helpers import ConsoleWatch, off_loop
+from tests.e2e.axe import axe_violations
 from tests.games.test_replays import longest, play_out
 
 
@@ -150,3 +151,71 @@ def test_the_page_brings_a_new_seed_to_play_again_after_the_end(players, login_a
     new = Game.objects.get(rematch_of=game)
     assert new.client_seeds[1] == seed and new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
     watch.check()
+
+
+def test_the_fair_dice_page_explains_and_checks_a_game_by_its_number(
+    players, login_as, browser, server, shot
+):
+    """The panels spoke in seeds and hex and ended with "docs/fair-dice.md" (no link): they now say it
+    plainly first and link the fair dice page, which explains and checks a game in the browser."""
+    ann, bob = players
+    game = off_loop(services.game_create, creator=ann, kind="painted-dicez", seats=2)
+    off_loop(services.game_join, game_id=game.pk, user=bob)
+    off_loop(services.game_start, game_id=game.pk, user=ann)
+    running = off_loop(services.game_create, creator=ann, kind="quintzee", seats=1)
+    game = off_loop(play_out, Game.objects.get(pk=game.pk), [ann, bob], longest(random.Random(5)))
+    rolls = sum(len(a.dice) for a in game.actions.all())
+    watch = ConsoleWatch()
+    page = watch.watch(login_as(ann), "ann")
+
+    page.goto(f"/games/{game.pk}/replay/")
+    panel = page.locator("#fair-dice")
+    expect(panel.locator(".fair-plain")).to_contain_text("Nobody could choose these dice")
+    panel.locator("details").evaluate("d => { d.open = true; }")
+    panel.get_by_role("link", name="How fair dice work, and how to check them yourself").click()
+    expect(page.get_by_role("heading", name="Fair dice", level=1)).to_be_visible()
+    result = page.locator("#fair-result")
+    expect(result).to_have_text(f"Game {game.pk}: Every one of the {rolls} rolls matches the committed seed.")
+    expect(result).to_have_attribute("data-result", "ok")
+
+    page.goto(f"/games/{running.pk}/")
+    page.locator("#fair-dice summary").click()
+    page.locator("#fair-dice").get_by_role("link", name="How fair dice work").click()
+    expect(result).to_contain_text(f"Game {running.pk} is not over yet")
+
+    # A changed roll is named, by the same words as the replay's.
+    target = [a for a in game.actions.order_by("seq") if a.dice][3]
+    before = sum(len(a.dice) for a in game.actions.filter(seq__lt=target.seq))
+    dice = [list(map(list, roll)) for roll in target.dice]
+    dice[0][0][0] = dice[0][0][0] % 6 + 1
+    Action.objects.filter(pk=target.pk).update(dice=dice)
+    page.locator("#fair-game").fill(str(game.pk))
+    page.get_by_role("button", name="Check the rolls").click()
+    expect(result).to_have_attribute("data-result", "mismatch")
+    expect(result).to_contain_text(f"Roll {before + 1} does not match the committed seed: step {target.seq} ")
+    watch.allow(r"status of 404 \(Not Found\)")  # the missing game's record, asked for below
+    page.locator("#fair-game").fill("999999")
+    page.get_by_role("button", name="Check the rolls").click()
+    expect(result).to_have_text("There is no game 999999 that you may see.")
+    watch.check()
+
+    # A visitor reads it too, and is asked to sign in to fetch a game by its number.
+    for width, height, touch in ((1280, 800, False), (390, 844, True)):
+        for scheme in ("light", "dark"):
+            context = browser.new_context(
+                base_url=server,
+                viewport={"width": width, "height": height},
+                has_touch=touch,
+                is_mobile=touch,
+                color_scheme=scheme,
+            )
+            visitor = context.new_page()
+            visitor.goto(f"/fair-dice/?game={game.pk}")
+            expect(visitor.locator("#fair-result")).to_have_text(
+                "Sign in to check a game by its number, or choose a game file you downloaded."
+            )
+            overflow = visitor.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, f"the page scrolls sideways at {width} px"
+            assert axe_violations(visitor) == [], (width, scheme)
+            shot(visitor, f"fair-dice-page-{width}-{scheme}")
+            context.close()

@@ -114,7 +114,7 @@ def test_the_review_and_the_accuracy_in_german(ann, open_as, dice, server_env): 
         expect(replay.locator("#replay-log li[data-step='2'] .coach-badge")).to_have_text("\u221250,0")
         replay.locator("#replay-log li[data-step='2']").click()
         expect(replay.locator("#replay-coach")).to_have_text(
-            "Coach: ann wählte „1 1 1 rauslegen und 1.000 aufschreiben“. "
+            "Coach, bei 1 1 1 5 2 3: ann wählte „1 1 1 rauslegen und 1.000 aufschreiben“. "
             "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (\u221250,0 erwartete Punkte)."
         )
         expect(replay.locator("#coach-review .coach-worst")).to_contain_text(

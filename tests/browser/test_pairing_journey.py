@@ -91,3 +91,31 @@ def test_the_form_and_leaving_the_queue(open_as, make_user, device, size, scheme
     page.get_by_role("button", name="Leave the queue").click()
     expect(page.get_by_text("You left the queue.")).to_be_visible()
     assert Seek.objects.get(user=ann).status == Seek.Status.LEFT
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])
+def test_the_waiting_page_widens_and_counts_down(open_as, make_user, device, size, scheme):  # noqa: F811
+    """The page said "within 100 points" for as long as one waited (the server sends nothing when a
+    window widens) and never how long until the computers came. The page's clock is Playwright's, run
+    forward: no real waiting."""
+    ann = make_user("ann")
+    page = open_as(ann, device, scheme)
+    page.clock.install()
+    page.goto("/play/")
+    page.get_by_label("Computer players").select_option(label="After 1 minute")
+    page.get_by_role("button", name="Find players").click()
+    window, computers = page.locator("#queue-window"), page.locator("#queue-computers")
+    expect(window).to_contain_text("within 100 points")
+    expect(computers).to_have_text(re.compile(r"Computers take the seats left in (60|59|58) s\."))
+    page.clock.run_for(12_000)
+    expect(window).to_contain_text("within 200 points")
+    expect(computers).to_have_text(re.compile(r"Computers take the seats left in 4[6-9] s\."))
+    page.clock.run_for(10_000)
+    expect(window).to_contain_text("within 400 points")
+    shot(page, f"waiting-widened-{size}-{scheme}")
+    page.clock.run_for(20_000)
+    expect(window).to_have_text("Seating anyone who waits for this game.")
+    page.clock.run_for(20_000)
+    expect(computers).to_have_text("Computers are taking the seats left.")
+    page.get_by_role("button", name="Leave the queue").click()

@@ -24,7 +24,7 @@ from games.models import Connection, Game
 from games.tables import services
 from notices import vapid
 from notices.models import PushSubscription
-from tests.browser.fixtures import Daphne
+from tests.browser.fixtures import SHOTS, Daphne
 from tests.browser.helpers import off_loop, sign_in, wait_for_disconnects
 from tests.browser.test_installable import deliver_push, shown_notification, until_controlled
 from tests.browser.test_site_ui import PHONE
@@ -129,6 +129,38 @@ def test_a_turn_reaches_a_phone_with_every_page_closed_as_a_push_message(
         expect(page.locator("#roll-button")).to_be_enabled()
         page.close()
         wait_for_disconnects()
+    finally:
+        context.close()
+        site.stop()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_browser_whose_push_service_fails_is_told_so_plainly(
+    browser, server_env, transactional_db, make_user, settings, scheme
+):
+    """Headless Chromium offline cannot reach its own push service: the real subscribe fails, and the
+    page used to show the browser's words ("Push messages could not be turned on: Registration failed -
+    permission denied")."""
+    keys = vapid.generate()
+    ann = make_user("ann")
+    site = Daphne({**server_env, "VAPID_PRIVATE_KEY": keys.private, "VAPID_PUBLIC_KEY": keys.public})
+    context = browser.new_context(base_url=site.url, color_scheme=scheme, **PHONE)
+    try:
+        context.grant_permissions(["notifications"], origin=site.url)
+        sign_in(context, ann, site.url)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto("/notices/settings/")
+        until_controlled(page)
+        page.get_by_role("button", name="Send push messages to this device").click()
+        status = page.locator("#push-status")
+        expect(status).to_have_text(
+            "This browser could not reach its push service, so push messages are not on. "
+            "Try again later, or in another browser."
+        )
+        assert not PushSubscription.objects.filter(user=ann).exists()
+        page.locator("#push").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"push-service-failed-390-{scheme}.png"), full_page=True)
     finally:
         context.close()
         site.stop()

@@ -60,3 +60,28 @@ def test_ratings_at_the_table_at_the_end_and_in_the_list(open_as, make_user, dev
     expect(rows.first).to_contain_text("bob")  # bob won the second game
     assert not axe_violations(page) and no_sideways_scroll(page)
     page.screenshot(path=str(SHOTS_DIR / f"list-{size}-{scheme}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("device", "size", "scheme"), [(DESKTOP, "1280", "light"), (PHONE, "390", "dark")])
+def test_the_rating_chart_tells_games_of_one_day_apart(open_as, make_user, device, size, scheme):  # noqa: F811
+    """The chart's axis named each point by its date alone: three games of one day were three points
+    called "2026-12-07". Now the rated games are numbered, and a point's tooltip says when."""
+    ann, bob = make_user("ann"), make_user("bob")
+    for _ in range(3):
+        off_loop(resign, off_loop(game_of, ann, bob), bob)
+    assert RatingChange.objects.filter(user=ann).count() == 3
+    page = open_as(ann, device, scheme)
+    page.goto("/players/ann/stats/?kind=farkle&goal=3000")
+    page.wait_for_function("window.Chart && Chart.getChart(document.getElementById('rating-chart'))")
+    labels = page.evaluate("Chart.getChart(document.getElementById('rating-chart')).data.labels")
+    assert labels == ["1", "2", "3"]
+    axis = page.evaluate(
+        "Chart.getChart(document.getElementById('rating-chart')).options.scales.x.title.text"
+    )
+    assert axis == "Rated game"
+    page.locator("#rating").scroll_into_view_if_needed()
+    page.wait_for_timeout(1200)  # Chart.js grows its charts in
+    assert not axe_violations(page)
+    assert no_sideways_scroll(page)
+    SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS_DIR / f"rating-chart-{size}-{scheme}.png"), full_page=True)

@@ -411,3 +411,25 @@ def test_games_nobody_else_waits_for_are_not_your_turn(open_as, make_user, devic
     page.goto("/games/mine/")
     expect(page.locator("main")).to_contain_text(f"Triple Quintzee #{robots.pk}")  # still in progress
     _shot(page, f"your-turn-mine-{device}-{language}-{scheme}")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("device", "language"), [("phone", "en"), ("phone", "de"), ("desktop", "en")])
+def test_the_open_notices_panel_lies_inside_the_viewport(open_as, make_user, device, language, scheme):
+    """At 390 px the panel began 56 px left of the screen, every notice cut at its start."""
+    from notices import feed
+
+    dave = make_user("dave", language=language)
+    off_loop(feed.tell, dave, NOTICE, "/groups/")
+    page = open_as(dave, DESKTOP if device == "desktop" else PHONE, scheme)
+    page.goto("/")
+    expect(page.locator("#notices .notices-count")).to_have_text("1")
+    page.locator("#notices summary").click()
+    panel = page.locator("#notices .notices-panel")
+    expect(panel).to_be_visible()
+    box = panel.bounding_box()
+    width = page.viewport_size["width"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
+    assert box["width"] >= min(300, width - 40)  # room for a notice's words, not a sliver
+    assert _overflow(page) <= 0
+    _shot(page, f"notices-panel-{device}-{language}-{scheme}")

@@ -262,3 +262,44 @@ def test_the_form_and_an_open_tournament_on_every_device(open_as, make_user, dev
         "days",
         2 * 86_400,
     )
+
+
+@pytest.mark.parametrize(("look", "size", "scheme"), [(PHONE, "390", "dark"), (DESKTOP, "1280", "light")])
+def test_a_member_on_the_page_sees_the_tournament_start(open_as, make_user, look, size, scheme):  # noqa: F811
+    """A member who opened the page while entries were open read "Open for entries" until they
+    reloaded it: now the page reads itself again when the tournament starts, and shows their table."""
+    from tournaments import services as tournaments
+
+    cora, dan = make_user("cora"), make_user("dan")
+    group = GroupFactory(creator=cora, name="Friday dice", members=[dan])
+    later = timezone.now() + timedelta(days=1)
+    tournament = off_loop(
+        tournaments.tournament_create,
+        group_id=group.pk,
+        user=cora,
+        name="Friday Swiss",
+        kind="farkle",
+        options={"goal": 3000},
+        starts_at=later,
+        entries_close_at=later,
+    )
+    for user in (cora, dan):
+        off_loop(tournaments.tournament_enter, tournament_id=tournament.pk, user=user)
+    member, creator = open_as(dan, look, scheme), open_as(cora, DESKTOP)
+    member.goto(tournament.get_absolute_url())
+    expect(member.locator("#tournament-status")).to_have_text("Open for entries")
+    expect(member.locator("time[data-local]").first).not_to_contain_text("UTC")  # the browser's zone
+    group_page = open_as(dan, look, scheme)
+    group_page.goto(f"/groups/{group.pk}/")
+    expect(group_page.locator(".group-tournaments")).to_contain_text("Open for entries")
+
+    creator.goto(tournament.get_absolute_url())
+    creator.on("dialog", lambda dialog: dialog.accept())
+    creator.get_by_role("button", name="Start now").click()
+    expect(creator.get_by_text("The tournament has started: round 1.")).to_be_visible()
+
+    expect(member.locator("#tournament-status")).to_have_text("Under way")
+    expect(member.locator("#my-seat")).to_contain_text("Your table in round 1")
+    expect(member.get_by_role("button", name="Leave the tournament")).to_have_count(0)
+    expect(group_page.locator(".group-tournaments")).to_contain_text("Under way")
+    shot(member, f"started-live-{size}-{scheme}")

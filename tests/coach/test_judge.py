@@ -81,6 +81,16 @@ def test_card_game_words():
     assert judge.describe("triple-quintzee", state, chance) == "score Chance in column 2 (+40)"
 
 
+def test_card_game_words_name_the_column_the_score_lands_in():
+    """The right-most rule (Triple Quintzee's RULINGS 1) takes a full house picked in column 1 to the
+    right-most empty box, column 3: the coach said "column 1" beside the gain of column 3."""
+    engine = rules.get("triple-quintzee")
+    state = engine.new_game(["p"], {})
+    state = engine.apply(state, "p", {"type": "roll", "hold": []}, lambda n: [2, 2, 3, 3, 3][:n])
+    picked_left = {"type": "score", "box": "full_house", "column": 1}
+    assert judge.describe("triple-quintzee", state, picked_left) == "score Full House in column 3 (+75)"
+
+
 def test_farkle_words():
     engine = rules.get("farkle")
     state = engine.new_game(["p"], {"goal": 3000})

@@ -168,6 +168,24 @@ def test_the_others_results_only_once_you_have_played_or_the_day_is_over(noon, m
     assert "You did not play it that day." in part
 
 
+def test_a_player_still_in_the_attempt_after_midnight_sees_no_results(noon, make_user):
+    """With the worker down at midnight the day is not closed and an attempt goes on: its player saw
+    the others' results (the day was over by the date) while still playing. Hidden until it ends."""
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    finish(services.attempt_start(user=ann, kind=KIND), ann)
+    bob_game = services.attempt_start(user=bob, kind=KIND)
+    noon.move_to(datetime(2026, 12, 7, 0, 5, tzinfo=UTC), tick=False)  # no close has run
+    assert Game.objects.get(pk=bob_game.pk).status == Game.Status.PLAYING
+
+    part = kind_part(page_of(signed_in(bob), "/daily/2026-12-06/"), KIND)
+    assert "data-results-hidden" in part and 'data-player="ann"' not in part
+    # Whoever is not playing sees them, the day being over.
+    assert 'data-player="ann"' in kind_part(page_of(signed_in(cid), "/daily/2026-12-06/"), KIND)
+    finish(bob_game, bob)
+    part = kind_part(page_of(signed_in(bob), "/daily/2026-12-06/"), KIND)
+    assert 'data-player="ann"' in part and 'data-player="bob"' in part
+
+
 def test_the_results_rank_by_the_kind_s_ranking_and_list_who_gave_up(noon, make_user):
     ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
     finish(services.attempt_start(user=ann, kind=KIND), ann)
@@ -178,6 +196,30 @@ def test_the_results_rank_by_the_kind_s_ranking_and_list_who_gave_up(noon, make_
     rows = re.findall(r'data-player="(\w+)"', part)
     assert rows == ["ann", "bob", "cid"]  # the same moves, the same dice: the same score, ann first
     assert "gave up" in part
+
+
+def test_a_given_up_attempt_has_no_grade(noon, make_user):
+    """docs/daily.md: a game given up is listed without a rank, a score or a grade, even once the coach
+    has reviewed the moves made before it was given up."""
+    ann, cid = make_user("ann"), make_user("cid")
+    finish(services.attempt_start(user=ann, kind=KIND), ann)
+    game = services.attempt_start(user=cid, kind=KIND)
+    for _ in range(3):  # decisions for the coach to judge
+        game.refresh_from_db()
+        scores = [a for a in game.engine.legal_actions(game.state) if a["type"] == "score"]
+        act(game, cid, scores[0] if scores else game.engine.legal_actions(game.state)[0])
+    act(game, cid, {"type": "resign"})
+    assert coach.review_game(game_id=game.pk) == "reviewed"
+    assert SeatReview.objects.get(seat__game=game).accuracy is not None
+
+    part = kind_part(page_of(signed_in(cid)), KIND)
+    mine = re.search(r"<p class=\"daily-mine\" data-daily-mine>.*?</p>", part, re.S)[0]
+    assert "You gave this one up." in mine
+    assert "data-grade" not in mine and "Grade" not in mine and "grade follows" not in mine
+    row = re.search(r'<tr[^>]*data-player="cid">.*?</tr>', part, re.S)[0]
+    cell = re.search(r'<td class="daily-grade-cell">(.*?)</td>', row, re.S)[1]
+    assert cell.strip() == "\u2013", cell  # a dash, as for a game with no decision to judge
+    assert "soon" not in row
 
 
 def test_the_grade_is_the_coach_s_accuracy_as_a_letter_with_the_review_linked(noon, ann):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -80,8 +81,19 @@ def test_far_ratings_wait_for_the_window_and_a_closed_page_leaves_the_queue(make
     ask(cara, now=t0)
     dan = make_user("dan")
     ask(dan, now=t0 + timedelta(seconds=31))
-    assert Seek.objects.get(user=cara).status == Seek.Status.LEFT
+    assert Seek.objects.get(user=cara).status == Seek.Status.LAPSED
     assert Seek.objects.get(user=dan).status == Seek.Status.WAITING
+    # Not silently: her socket's state and her form say the request lapsed, for a while.
+    assert services.queue_state(cara) == {"type": "queue", "waiting": False, "lapsed": True}
+    ended = Seek.objects.get(user=cara).ended_at
+    assert services.lapsed_lately(cara, now=ended + timedelta(minutes=14))
+    assert not services.lapsed_lately(cara, now=ended + timedelta(minutes=16))
+    assert not services.lapsed_lately(dan)
+    client = Client()
+    client.force_login(cara)
+    assert 'id="seek-lapsed"' in client.get("/play/").content.decode()
+    client.force_login(dan)  # still waiting: the waiting page, no such word
+    assert 'id="seek-lapsed"' not in client.get("/play/").content.decode()
 
 
 def test_computers_take_the_seats_left_once_the_chosen_wait_is_over(make_user):
@@ -239,3 +251,17 @@ def test_the_page_commits_a_seed_before_the_browser_makes_its_own(make_user, cli
     assert client.post("/play/ask/", {**form, "client_seed": "from-the-browser"}).status_code == 302
     seek = Seek.objects.get(user=ann)
     assert fair_dice.commitment(seek.server_seed) == committed and seek.client_seed == "from-the-browser"
+
+
+def test_a_table_the_site_filled_credits_no_seat_with_its_start(make_user):
+    """The notice said "ann started Farkle (3000) #7." to bob: ann only waited longest; the site
+    started the table. Every person at it hears that their table started, crediting nobody."""
+    from notices import feed
+
+    ann, bob = make_user("ann"), make_user("bob")
+    t0 = timezone.now()
+    ask(ann, now=t0)
+    game = Game.objects.get(pk=ask(bob, now=t0).game_id)  # seated at once: ratings alike
+    for user in (ann, bob):
+        texts = [n.message for n in feed.recent(user)]
+        assert texts == [f"Your table of Farkle (3000) #{game.pk} has started."], (user, texts)

@@ -121,13 +121,39 @@ def test_the_rating_list_people_only_active_only_global_or_per_group(people, cli
     assert [e["player"] for e in rating_selectors.rating_list("farkle:3000", group=group)] == ["bob"]
     client.force_login(bob)
     page = client.get(reverse("ratings"), {"kind": "farkle", "goal": 3000}).content.decode()
-    assert "ann</a>" in page and "computer-" not in page and "Your rating" in page
+    page = page.split('<main id="main"', 1)[1]  # not the header's own link to the viewer
+    people_table, computers = page.split('<section aria-labelledby="computer-ratings-heading"')
+    assert "ann</a>" in people_table and "computer-" not in people_table
+    # The computers' ratings are listed apart.
+    bot = Rating.objects.exclude(user__computer="").get(kind="farkle:3000").user.username
+    assert f"{bot}</a>" in computers
+    # bob is in the list: his row is not repeated below it.
+    assert "Your rating" not in page and page.count("bob</a>") == 1
+    client.force_login(cy)  # off the list (not active): his own rating below it
+    page = client.get(reverse("ratings"), {"kind": "farkle", "goal": 3000}).content.decode()
+    assert "Your rating" in page
+    client.force_login(bob)
     assert (
         client.get(reverse("ratings"), {"kind": "farkle", "goal": 3000, "group": group.pk}).status_code == 200
     )
     assert client.get(reverse("ratings"), {"kind": "farkle", "group": 999999}).status_code == 404
     assert client.get(reverse("ratings"), {"kind": "chess"}).status_code == 404
     assert 'id="ratings-link"' in client.get(reverse("highscores")).content.decode()
+
+
+def test_the_statistics_and_rating_pages_name_the_game_beside_its_goal_once(people, client):
+    """The game's tab and list named Farkle "(10000)" beside the chosen "Goal 3000"."""
+    ann, bob, _ = people
+    played(ann, bob, loser=bob)
+    client.force_login(ann)
+    for url in (
+        reverse("ratings") + "?kind=farkle&goal=3000",
+        "/players/ann/stats/?kind=farkle&goal=3000",
+        reverse("highscores") + "?kind=farkle&goal=3000",
+    ):
+        main = client.get(url).content.decode().split('<main id="main"', 1)[1]
+        assert "(10000)" not in main, url
+        assert ">Farkle<" in main, url
 
 
 def test_settled_ratings_come_before_provisional_ones(people):

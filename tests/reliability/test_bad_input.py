@@ -143,6 +143,8 @@ ROUTES: dict[str, Route] = {
     "manifest.webmanifest": Route(),
     "sw.js": Route(),
     "offline/": Route(),
+    # The fair dice page: its checker reads the game's number in the browser, the server nothing.
+    "fair-dice/": Route(),
     # Push messages: the settings page's script posts JSON (its body, no form field); a device's form.
     "notices/push/subscribe/": Route(),
     "notices/push/unsubscribe/": Route(),

@@ -140,6 +140,8 @@ GET_CASES = [
     Case("manifest", url("manifest"), roles(200)),
     Case("service-worker", url("service-worker"), roles(200)),
     Case("offline", url("offline"), roles(200)),
+    # The fair dice page explains and checks in the browser: the same for everyone.
+    Case("fair-dice", url("fair-dice"), roles(200)),
     # The pages' JavaScript catalogue (play.i18n) and the language switch (POST only).
     Case("jsi18n", url("javascript-catalog", lambda w: ["de"]), roles(200)),
     Case("jsi18n-unknown", path("/jsi18n/xx/"), roles(404)),

@@ -133,3 +133,20 @@ def test_the_start_time_is_shown_and_nobody_but_the_creator_cancels(client):
     assert f'datetime="{t.starts_at.isoformat()}"' in page
     assert client.post(f"{t.get_absolute_url()}cancel/").status_code == 302
     assert "Called off by the group" in client.get(t.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_standings_name_each_column_once(client, language):
+    """German standings had two columns called "Punkte": the tournament's points and the games' score."""
+    import re
+
+    group, u = group_of(["cora", "dan"])
+    u["dan"].language = language
+    u["dan"].save(update_fields=["language"])
+    t = announce(group, u["cora"], rounds=1)
+    everyone_enters(t, [u["cora"], u["dan"]])
+    services.tournament_start_now(tournament_id=t.pk, user=u["cora"])
+    page = signed_in(client, u["dan"]).get(t.get_absolute_url()).content.decode()
+    table = re.search(r'<table class="data standings-table".*?</thead>', page, re.S)[0]
+    heads = [re.sub(r"<[^>]+>", "", h).strip() for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]
+    assert len(heads) == 6 and len(set(heads)) == 6, heads
