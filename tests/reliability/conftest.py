@@ -12,11 +12,14 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -70,6 +73,41 @@ def session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def form_page(server, path: str, cookie: str) -> tuple[str, str, str]:
+    """A page of the server as the cookie's player sees it: its HTML, its CSRF form token and the
+    cookie header that goes with the token."""
+    request = urllib.request.Request(f"{server.url}{path}", headers={"Cookie": cookie})  # noqa: S310 - ours
+    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - the test's own server
+        html = response.read().decode()
+        csrf = next(
+            part.split(";", 1)[0]
+            for part in response.headers.get_all("Set-Cookie") or []
+            if part.startswith("csrftoken=")
+        )
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    return html, token, f"{cookie}; {csrf}"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def post_form(server, path: str, cookie: str, fields: dict) -> tuple[int, str]:
+    """POST the form's fields as a browser of the site would (its Origin); the answer's status and body,
+    a redirect not followed."""
+    request = urllib.request.Request(  # noqa: S310 - the test's own server
+        f"{server.url}{path}",
+        data=urllib.parse.urlencode(fields).encode(),
+        headers={"Cookie": cookie, "Origin": server.url},
+    )
+    try:
+        with urllib.request.build_opener(_NoRedirect).open(request, timeout=60) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
 
 
 class Daphne:

@@ -5,10 +5,7 @@ every player's queue socket, on whichever process, hears the table it sits at.""
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
-import urllib.parse
-import urllib.request
 from collections import Counter
 
 import pytest
@@ -17,7 +14,7 @@ from channels.db import database_sync_to_async
 from games.models import Game
 from pairing.models import Seek
 from tests.protocol import check_server_frame
-from tests.reliability.conftest import requires_real_backends, session_cookie
+from tests.reliability.conftest import form_page, post_form, requires_real_backends, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PLAYERS = 12
@@ -26,36 +23,13 @@ ROUNDS = 3
 
 def _form_token(server, cookie: str) -> tuple[str, str]:
     """The page's CSRF form token and the cookie header that goes with it."""
-    request = urllib.request.Request(f"{server.url}/play/", headers={"Cookie": cookie})  # noqa: S310 - ours
-    with urllib.request.urlopen(request, timeout=20) as response:  # noqa: S310 - the test's own server
-        html = response.read().decode()
-        csrf = next(
-            part.split(";", 1)[0]
-            for part in response.headers.get_all("Set-Cookie") or []
-            if part.startswith("csrftoken=")
-        )
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-    return token, f"{cookie}; {csrf}"
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
+    _html, token, with_csrf = form_page(server, "/play/", cookie)
+    return token, with_csrf
 
 
 def _ask(server, cookie: str, token: str) -> int:
-    body = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token, "kind": "farkle", "goal": 3000, "seats": 2, "pace": "live"}
-    ).encode()
-    request = urllib.request.Request(  # noqa: S310 - the test's own server
-        f"{server.url}/play/ask/", data=body, headers={"Cookie": cookie, "Origin": server.url}
-    )
-    opener = urllib.request.build_opener(_NoRedirect)
-    try:
-        with opener.open(request, timeout=30) as response:
-            return response.status
-    except urllib.error.HTTPError as exc:
-        return exc.code
+    fields = {"csrfmiddlewaretoken": token, "kind": "farkle", "goal": 3000, "seats": 2, "pace": "live"}
+    return post_form(server, "/play/ask/", cookie, fields)[0]
 
 
 async def _queue_socket(server, cookie: str):

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import re
 import threading
-import urllib.error
-import urllib.parse
-import urllib.request
 
 import pytest
 
 from games import fair_dice
 from games.models import Game
 from pairing.models import Seek
-from tests.reliability.conftest import requires_real_backends, session_cookie
+from tests.reliability.conftest import form_page, post_form, requires_real_backends, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROUNDS = 4
@@ -35,37 +32,16 @@ FORMS = {
 COMMITMENT = re.compile(r'id="fair-next".*?<code class="seed">([0-9a-f]{64})</code>', re.S)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
 def _page(server, path: str, cookie: str) -> tuple[str, str, str]:
     """The page's commitment, its CSRF form token and the cookie header that goes with it."""
-    request = urllib.request.Request(f"{server.url}{path}", headers={"Cookie": cookie})  # noqa: S310 - ours
-    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - the test's own server
-        html = response.read().decode()
-        csrf = next(
-            part.split(";", 1)[0]
-            for part in response.headers.get_all("Set-Cookie") or []
-            if part.startswith("csrftoken=")
-        )
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-    return COMMITMENT.search(html).group(1), token, f"{cookie}; {csrf}"
+    html, token, with_csrf = form_page(server, path, cookie)
+    return COMMITMENT.search(html).group(1), token, with_csrf
 
 
 def _post(server, path: str, cookie: str, token: str, client_seed: str) -> tuple[int, str]:
-    body = urllib.parse.urlencode(
-        {**FORMS[path], "csrfmiddlewaretoken": token, "client_seed": client_seed}
-    ).encode()
-    request = urllib.request.Request(  # noqa: S310 - the test's own server
-        f"{server.url}{path}", data=body, headers={"Cookie": cookie, "Origin": server.url}
+    return post_form(
+        server, path, cookie, {**FORMS[path], "csrfmiddlewaretoken": token, "client_seed": client_seed}
     )
-    try:
-        with urllib.request.build_opener(_NoRedirect).open(request, timeout=60) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
 
 
 def _at_once(posts: list[tuple]) -> list[tuple[int, str]]:
