@@ -349,7 +349,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
     if not can_watch(game, request.user):
         raise Http404("No such game.")
-    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+    if game.status not in Game.OVER:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
     replay = replays.game_replay_data(game)

@@ -48,7 +48,7 @@ def my_games(user, finished: bool = True) -> dict:
     mine = Game.objects.filter(seats__user=user)
     if not finished:
         return {"your_turn": list(games_waiting_for(user)), "playing": _playing(mine, user)}
-    ended = mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
+    ended = mine.filter(status__in=Game.OVER)
     cancelled = Q(status=Game.Status.ABANDONED, started_at__isnull=True)
     return {
         "your_turn": list(games_waiting_for(user)),

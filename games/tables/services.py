@@ -345,7 +345,7 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
         seats = list(old.seats.select_related("user").order_by("position"))
         if not any(s.user_id == user.pk for s in seats):
             raise Forbidden(_("Only the players of this game can start the next one."))
-        if old.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        if old.status not in Game.OVER:
             raise Conflict(_("This game is not over yet."))
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:

@@ -24,8 +24,10 @@ def cid(make_user):
     return make_user("cid")
 
 
-def table(creator, *others, kind="farkle", options=None):
-    game = services.game_create(creator=creator, kind=kind, options=options, seats=1 + len(others))
+def table(creator, *others, kind="farkle", options=None, rated=True):
+    game = services.game_create(
+        creator=creator, kind=kind, options=options, seats=1 + len(others), rated=rated
+    )
     for other in others:
         services.game_join(game_id=game.pk, user=other)
     if others:
@@ -265,14 +267,16 @@ def test_replay_check_detects_tampering(ann, scripted_dice):
 
 def test_resign_goes_on_for_the_others_and_the_last_one_standing_wins(ann, bob, cid, scripted_dice):
     game = table(ann, bob, cid, kind="farkle", options={"goal": 3000})
+    scripted_dice([2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6])
+    act(game, ann, {"type": "roll", "keep": []})  # Farkle: everyone plays a turn first (none aborts)
+    act(game, bob, {"type": "roll", "keep": []})
     act(game, bob, {"type": "resign"})
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
     assert Seat.objects.get(game=game, user=bob).resigned
-    scripted_dice([2, 2, 3, 4, 6, 6])
-    act(game, ann, {"type": "roll", "keep": []})  # Farkle: cid is next, bob is skipped
+    act(game, cid, {"type": "roll", "keep": []})  # Farkle: ann is next, bob is skipped
     game.refresh_from_db()
-    assert game.state["current"] == "cid"
+    assert game.state["current"] == "ann"
     with pytest.raises(InvalidAction):
         act(game, bob, {"type": "roll", "keep": []})
     act(game, ann, {"type": "resign"})  # RULINGS: only cid is left, so the game ends and cid wins

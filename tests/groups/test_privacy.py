@@ -58,9 +58,13 @@ def family(make_user, scripted_dice):
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000}, group=group)
     tables.game_join(game_id=game.pk, user=bob)
     tables.game_start(game_id=game.pk, user=ann)
-    scripted_dice([1, 1, 1, 5, 5, 2])
+    scripted_dice([1, 1, 1, 5, 5, 2], [2, 2, 3, 4, 6, 6])
     for n, action in enumerate(({"type": "roll", "keep": []}, {"type": "bank", "keep": [0, 1, 2, 3, 4]})):
         tables.game_apply_action(game_id=game.pk, user=ann, client_id=f"ann-{n}", action=action)
+    # bob's turn scores nothing: he has played, so his resignation ends a game, not an aborted one.
+    tables.game_apply_action(
+        game_id=game.pk, user=bob, client_id="bob-0", action={"type": "roll", "keep": []}
+    )
     chat.post_to_game(game_id=game.pk, user=bob, text=SECRET)
     game = _finish(game, bob)
     return {"ann": ann, "bob": bob, "cy": cy, "olga": olga, "group": group, "game": game}

@@ -20,6 +20,7 @@ from games.tables import services as tables
 from ratings import kinds, skill
 from ratings.models import Rating, RatingChange
 from ratings.services import game_rate
+from tests.played import everyone_moves
 
 GOAL = {"goal": 3000}
 
@@ -36,12 +37,14 @@ def resign(game, user, n=[0]):  # noqa: B006 - client ids across the module
     tables.game_apply_action(game_id=game.pk, user=user, client_id=f"r{n[0]}", action={"type": "resign"})
 
 
-def table(creator, *others, **options):
+def table(creator, *others, points=False, **options):
+    """A started table of Farkle to 3000 at which every player has made a move (their turns scored
+    nothing unless ``points``): a game ended sooner is aborted, unrated."""
     game = tables.game_create(creator=creator, kind="farkle", options=GOAL, seats=1 + len(others), **options)
     for other in others:
         tables.game_join(game_id=game.pk, user=other)
     tables.game_start(game_id=game.pk, user=creator)
-    return game
+    return everyone_moves(game, points=points)
 
 
 # --- the model: the library's numbers ------------------------------------------------------------------
@@ -139,7 +142,7 @@ def test_ratings_carry_over_from_game_to_game_of_one_kind_only(make_user):
     other = tables.game_create(creator=ann, kind="farkle", options={"goal": 10000}, seats=2)
     tables.game_join(game_id=other.pk, user=bob)
     tables.game_start(game_id=other.pk, user=ann)
-    resign(other, ann)
+    resign(everyone_moves(other), ann)
     first, second = RatingChange.objects.filter(user=ann, kind="farkle:3000").order_by("at")
     assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
     assert Rating.objects.get(user=ann, kind="farkle:3000").games == 2
@@ -182,7 +185,7 @@ def test_computers_are_rated(make_user):
     game = tables.game_create(
         creator=ann, kind="farkle", options=GOAL, seats=2, computers=1, strength="expert"
     )
-    resign(game, ann)
+    resign(everyone_moves(game), ann)
     computer = Seat.objects.get(game=game, position=1).user
     assert computer.computer == "expert"
     assert Rating.objects.get(user=computer, kind="farkle:3000").display > 1500
@@ -258,11 +261,11 @@ def test_the_rebuild_arrives_at_the_live_ratings(make_user):
     computer = tables.game_create(
         creator=cy, kind="farkle", options=GOAL, seats=2, computers=1, strength="good"
     )
-    resign(computer, cy)
+    resign(everyone_moves(computer), cy)
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 10000}, seats=2)
     tables.game_join(game_id=game.pk, user=cy)
     tables.game_start(game_id=game.pk, user=ann)
-    resign(game, ann)
+    resign(everyone_moves(game), ann)
     live = snapshot()
     # bob's three-seat game goes on (not rated yet), and the unrated table is not: 2 + 2 + 3 + 2 + 2.
     assert len(live[1]) == 11

@@ -87,7 +87,7 @@ function soloEnd({ state, winners, scoreOf, me, laps, bests, name }) {
   return [h('h2', { id: 'g-end-title' }, fmt(title, said)), best ? h('p', { class: 'verdict', id: 'personal-best' }, fmt(best, said)) : null];
 }
 
-export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null, nextSeed = '' }) {
+export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null, nextSeed = '', aborted = false }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
   const after = [
     // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
@@ -101,6 +101,14 @@ export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', l
     replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, gettext('Replay this game step by step'))) : null,
   ];
   if (state.players.length === 1) return [...soloEnd({ state, winners, scoreOf, me, laps, bests, name }), ...after];
+  // Ended before every player had made a move (docs/ratings.md): no winner to name, nothing rated.
+  if (aborted) {
+    return [
+      h('h2', { id: 'g-end-title' }, gettext('Game aborted')),
+      h('p', { class: 'verdict' }, gettext('The game ended before every player had made a move: it is not rated and counts in no statistics.')),
+      ...after,
+    ];
+  }
   const said = { winner: winners[0], winners: listText(winners), points: number(scoreOf(winners[0])), laps };
   let verdict;
   if (!winners.length) verdict = gettext('The game is over with no winner.');
