@@ -43,8 +43,8 @@ def refusal(game: Game) -> Any:
 
 def offered(seats, user) -> bool:
     """Whether the game page offers the button: the user sits at the table, every other seat is a
-    computer's, the game is not rated and no app refuses hints in it (the server checks again on every ask). ``seats``:
-    the game's seats, as its ``seats`` manager reads them (each knows its game)."""
+    computer's, the game is not rated and no app refuses hints in it (the server checks again on every
+    ask). ``seats``: the game's seats, as its ``seats`` manager reads them (each knows its game)."""
     mine = [s for s in seats if s.user_id == user.pk]
     if not mine or not all(s.user.computer for s in seats if s.user_id != user.pk):
         return False
