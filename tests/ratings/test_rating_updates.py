@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -273,3 +274,39 @@ def test_the_rebuild_arrives_at_the_live_ratings(make_user):
     Rating.objects.update(mu=0, sigma=1, display=0, games=99)
     call_command("rebuild_ratings", verbosity=0)
     assert snapshot() == live
+
+
+def test_only_three_rated_games_a_day_between_the_same_two_people(make_user):
+    """A second account, or a friend, passes a rating a game at a time: between two people, the rated
+    games after three in a day are played unrated (docs/ratings.md), and the rebuild agrees."""
+    from datetime import timedelta
+
+    from ratings.services import PAIR_GAMES_PER_DAY
+
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    counted = [table(ann, bob) for _ in range(PAIR_GAMES_PER_DAY)]
+    for game in counted:
+        resign(game, bob)
+    fourth = table(bob, ann)  # either way round, and whoever created the table
+    resign(fourth, bob)
+    fourth.refresh_from_db()
+    assert fourth.status == Game.Status.FINISHED and not fourth.rated
+    assert not RatingChange.objects.filter(game=fourth).exists()
+    assert Rating.objects.get(user=ann, kind="farkle:3000").games == PAIR_GAMES_PER_DAY
+    # Another pair is not limited, nor a table of three where ann and bob sit with cy.
+    resign(table(ann, cy), cy)
+    assert RatingChange.objects.filter(user=ann).count() == PAIR_GAMES_PER_DAY + 1
+    three = table(ann, bob, cy)
+    resign(three, bob)
+    resign(three, cy)
+    three.refresh_from_db()
+    assert not three.rated and not RatingChange.objects.filter(game=three).exists()
+    # A day later the pair's games count again.
+    RatingChange.objects.filter(game__in=counted).update(at=timezone.now() - timedelta(days=1, minutes=1))
+    later = table(ann, bob)
+    resign(later, ann)
+    assert RatingChange.objects.filter(game=later).count() == 2
+    live = Rating.objects.order_by("pk").values_list("user_id", "kind", "games")
+    before = list(live)
+    call_command("rebuild_ratings", verbosity=0)
+    assert list(live) == before
