@@ -32,9 +32,12 @@ def open_games_for(user) -> QuerySet:
     """Tables still taking players that this user may join: public ones and their groups' ones."""
     return (
         _with_seats(
-            Game.objects.filter(watchable(user), status=Game.Status.OPEN).filter(
+            Game.objects.filter(watchable(user), status=Game.Status.OPEN)
+            .filter(
                 Q(reserved_for__isnull=True) | Q(reserved_for=user)  # a challenge's: its player's alone
             )
+            # A "Play again" table: the players of the game before it alone.
+            .filter(Q(rematch_of__isnull=True) | Q(rematch_of__seats__user=user))
         )
         .annotate(taken=Count("seats", distinct=True))
         .order_by("-created_at")[:50]

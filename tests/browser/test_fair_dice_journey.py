@@ -148,5 +148,7 @@ def test_the_page_brings_a_new_seed_to_play_again_after_the_end(players, login_a
     page.click("#play-again")
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     new = Game.objects.get(rematch_of=game)
-    assert new.client_seeds[1] == seed and new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
+    # bob's press seats him alone (ann is asked), with the seed his page made once the game was over.
+    assert Seat.objects.get(game=new, user=bob).client_seed == seed
+    assert new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
     watch.check()

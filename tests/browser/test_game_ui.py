@@ -383,14 +383,17 @@ def test_resign_game_over_and_play_again(make_user, play, dice, shot):
     screens(p2, shot, "game-over")
     expect(p2.locator("#replay-link")).to_have_attribute("href", f"/games/{game.pk}/replay/")
 
+    # Play again seats the presser and asks the others: bob's press takes his seat, and it starts.
     p1.click("#play-again")
     expect(p1).not_to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(p1.locator("#g-turn")).to_contain_text("Your turn")
+    expect(p1.locator("#waiting-room")).to_be_visible()
     link = p2.locator("#next-game-link")
     expect(link).to_have_attribute("href", re.compile(r"^/games/\d+/$"))
-    link.click()
+    expect(link.locator("xpath=..")).to_contain_text("ann asks for another game")
+    p2.click("#play-again")
     expect(p2).to_have_url(p1.url)
     expect(p2.locator("#g-turn")).to_contain_text("ann's turn")
+    expect(p1.locator("#g-turn")).to_contain_text("Your turn")
 
 
 def test_skip_the_turn_of_an_absent_player(make_user, play):

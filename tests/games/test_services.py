@@ -324,16 +324,21 @@ def test_skip_refused_while_the_player_is_connected(ann, bob):
     act(game, bob, {"type": "skip"})
 
 
-def test_play_again_copies_the_seats_and_starts(ann, bob):
+def test_play_again_seats_the_presser_and_invites_the_others(ann, bob):
     game = table(ann, bob, kind="farkle", options={"goal": 3000})
     with pytest.raises(Conflict):
         services.game_play_again(game_id=game.pk, user=ann)
     act(game, ann, {"type": "resign"})  # bob is left alone: the game is over
     new = services.game_play_again(game_id=game.pk, user=bob)
     assert new.pk != game.pk
-    assert new.status == Game.Status.PLAYING
+    assert new.status == Game.Status.OPEN and new.max_seats == 2
     assert new.options == {"goal": 3000, "dice": 6}
-    assert new.state["players"] == ["ann", "bob"]
+    assert [s.user for s in new.seats.all()] == [bob]  # ann was asked, not seated
+    # ann's press takes the seat kept for her, and the game starts with both.
+    assert services.game_play_again(game_id=game.pk, user=ann).pk == new.pk
+    new.refresh_from_db()
+    assert new.status == Game.Status.PLAYING
+    assert new.state["players"] == ["bob", "ann"]
 
 
 def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
@@ -344,3 +349,4 @@ def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
     assert second.pk == first.pk
     assert Game.objects.filter(rematch_of=game).count() == 1
     assert Game.objects.count() == 2
+    assert services.game_play_again(game_id=game.pk, user=ann).pk == first.pk  # a second tab
