@@ -120,6 +120,8 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
     viewer = request.user
     other_person = player.pk != viewer.pk and not player.is_computer
     blocked = other_person and is_blocked(viewer, player)
+    # Nor may a player the other blocked challenge them: the form is not shown either way round.
+    blocked_by = other_person and not blocked and is_blocked(player, viewer)
     games = recent_games(player, viewer)
     changes = rating_selectors.changes_of(player, [g.pk for g in games])
     for game in games:
@@ -133,7 +135,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "groups": group_selectors.in_common(viewer, player),
         "other_person": other_person,
         "blocked": blocked,
-        "challenge_form": form if other_person and not blocked else None,
+        "challenge_form": form if other_person and not blocked and not blocked_by else None,
     }
     return render(request, "players/profile.html", context, status=status)
 

@@ -25,6 +25,7 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
+from play import challenge
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -115,7 +116,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game's page, which is also its invitation link: signed out, the invitation to a public game.
     A private game is told apart from a missing one by nobody who may not see it: signed out, both send
     to the sign-in; signed in, both are 404 (games.access)."""
-    game = Game.objects.select_related("creator", "group").filter(pk=game_id).first()
+    game = Game.objects.select_related("creator", "group", "reserved_for").filter(pk=game_id).first()
     if not request.user.is_authenticated:
         if game is None or game.private:
             return redirect_to_login(request.get_full_path())
@@ -142,6 +143,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "moderator": game.group is not None and game.group.creator_id == request.user.pk,
             # A daily challenge's game links its day's page (daily/).
             "daily_day": daily.game_day(game),
+            # A challenge's table (play.challenge): accepted or declined by its player, until then.
+            "challenge_expires": challenge.expires_at(game) if game.reserved_for_id else None,
         },
     )
 
@@ -223,6 +226,24 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You left the game."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The challenged player declines a challenge: the table is cancelled, the challenger told."""
+    try:
+        challenge.challenge_decline(game_id=game_id, user=request.user)
+    except GameError as exc:
+        if (
+            isinstance(exc, NotFound)
+            and not Game.objects.filter(watchable(request.user), pk=game_id).exists()
+        ):
+            raise Http404("No such game.") from None
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("You declined the challenge."))
     return redirect("games:lobby")
 
 

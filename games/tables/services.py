@@ -153,6 +153,8 @@ def _check_host_of_open(game: Game, user) -> None:
         raise Forbidden(_("Only the player who created the game can seat computer players."))
     if game.status != Game.Status.OPEN:
         raise Conflict(_("This game has already started."))
+    if game.reserved_for_id is not None:
+        raise Conflict(_("A challenge's other seat is kept for the challenged player."))
 
 
 def game_add_computer(*, game_id: int, user, strength: str) -> Seat:
@@ -214,9 +216,9 @@ def _locked(game_id: int) -> Game:
 
 
 def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
-    """A seat at an open table. A "Play again" table takes the players of the game before it alone,
-    and starts once every seat is taken; nobody sits with a player an app refuses them
-    (``refuse_seating``: a block)."""
+    """A seat at an open table. A "Play again" table takes the players of the game before it alone, a
+    challenge's the challenged player alone; both start once every seat is taken (the challenge is
+    accepted). Nobody sits with a player an app refuses them (``refuse_seating``: a block)."""
     with transaction.atomic():
         game = _locked(game_id)
         if not can_watch(game, user):
@@ -244,8 +246,9 @@ def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
         seat = Seat.objects.create(
             game=game, user=user, position=position, **({"client_seed": client_seed} if client_seed else {})
         )
-        if game.rematch_of_id is not None and len(taken) + 1 == game.max_seats:
-            _start(game)  # everyone asked is in: the next game begins
+        asked = game.rematch_of_id is not None or game.reserved_for_id == user.pk
+        if asked and len(taken) + 1 == game.max_seats:
+            _start(game)  # everyone asked is in (a challenge accepted): the game begins
         else:
             _announce_lobby(game)
     return seat
@@ -268,6 +271,41 @@ def game_leave(*, game_id: int, user) -> None:
             seat.delete()
             _close_gaps(game)
         _announce_lobby(game)
+
+
+def _cancel(game: Game) -> None:
+    """The open table is given up before it started (a cancelled game: never played)."""
+    game.status = Game.Status.ABANDONED
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "finished_at"])
+    _announce_lobby(game)
+
+
+def game_decline(*, game_id: int, user) -> Game:
+    """The player a table is kept for (a challenge's) declines it: the table is cancelled."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.reserved_for_id != user.pk:
+            raise Forbidden(_("Only the challenged player can decline a challenge."))
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("This challenge is no longer open."))
+        _cancel(game)
+    return game
+
+
+def game_cancel_unanswered(*, game_id: int, created_before) -> Game | None:
+    """Cancel a table kept for a player (a challenge's) who has not taken it, if it was made before
+    ``created_before``; None when there was nothing to cancel (taken, withdrawn, declined, younger)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if (
+            game.status != Game.Status.OPEN
+            or game.reserved_for_id is None
+            or game.created_at > created_before
+        ):
+            return None
+        _cancel(game)
+    return game
 
 
 def _bad_seed():
@@ -317,6 +355,10 @@ def game_start(*, game_id: int, user) -> Game:
             raise Forbidden(_("Only the player who created the game can start it."))
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."))
+        if game.reserved_for_id is not None:
+            # A challenge is the challenged player's to accept: started alone it was the
+            # challenger's solo game, and the challenged player's notice led to one she could only watch.
+            raise Conflict(_("A challenge starts when the challenged player accepts it."))
         if game.seats.count() < game.engine.min_players:
             raise Conflict(_("Not enough players to start."))
         _start(game)

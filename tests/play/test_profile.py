@@ -213,9 +213,10 @@ def test_a_blocked_player_shows_the_unblock_button_and_no_challenge(people, clie
         reverse("pairing:block", args=["bob"]), {"action": "unblock", "next": "/players/bob/"}, follow=True
     )
     assert back.redirect_chain == [("/players/bob/", 302)] and not back.context["blocked"]
-    # Blocked by the other: the page does not say so; the challenge does, when it is made.
+    # Blocked by the other: the page does not say so, and shows no challenge form either.
     Block.objects.create(blocker=bob, blocked=ann)
-    assert 'id="challenge-form"' in profile(client, ann, "bob").content.decode()
+    page = profile(client, ann, "bob").content.decode()
+    assert 'id="challenge-form"' not in page and "blocked" not in page.split('id="block-form"')[0][-400:]
 
 
 def test_the_statistics_old_address_sends_to_their_new_one(people, client):
