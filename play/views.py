@@ -196,12 +196,17 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     seed = request.POST.get("client_seed", "")
 
     def join(*, game_id: int, user):
-        seat = services.game_join(game_id=game_id, user=user)
-        if seed:
-            services.seat_set_client_seed(game_id=game_id, user=user, seed=seed)
-        return seat
+        if seed:  # before the seat: a seat that fills a challenge's or a next game's table starts it
+            return services.game_join(game_id=game_id, user=user, client_seed=seed)
+        return services.game_join(game_id=game_id, user=user)
 
-    return _service_post(request, game_id, join, _("You have a seat. Wait for the start."))
+    response = _service_post(request, game_id, join)
+    if Game.objects.filter(pk=game_id, seats__user=request.user).exists():
+        started = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING).exists()
+        messages.success(
+            request, _("The game has started.") if started else _("You have a seat. Wait for the start.")
+        )
+    return response
 
 
 @login_required

@@ -218,7 +218,10 @@ def _locked(game_id: int) -> Game:
 def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
     """A seat at an open table. A "Play again" table takes the players of the game before it alone, a
     challenge's the challenged player alone; both start once every seat is taken (the challenge is
-    accepted). Nobody sits with a player an app refuses them (``refuse_seating``: a block)."""
+    accepted). Nobody sits with a player an app refuses them (``refuse_seating``: a block).
+    ``client_seed``: the seed the player's page made (docs/fair-dice.md), taken with the seat."""
+    if client_seed and not fair_dice.valid_client_seed(client_seed):
+        _bad_seed()
     with transaction.atomic():
         game = _locked(game_id)
         if not can_watch(game, user):
