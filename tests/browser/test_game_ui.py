@@ -383,8 +383,8 @@ def test_resign_game_over_and_play_again(make_user, play, dice, shot):
     p2.click("#resign-button")
     expect(p2.locator("#g-actions")).to_contain_text("Resign from this game?")
     p2.click("#resign-confirm")
-    expect(p1.locator("#g-end .verdict")).to_have_text("You win with 10150 points after 1 lap!")
-    expect(p2.locator("#g-end .verdict")).to_have_text("ann wins with 10150 points after 1 lap!")
+    expect(p1.locator("#g-end .verdict")).to_have_text("You win with 10150 points after 2 laps!")
+    expect(p2.locator("#g-end .verdict")).to_have_text("ann wins with 10150 points after 2 laps!")
     screens(p2, shot, "game-over")
     expect(p2.locator("#replay-link")).to_have_attribute("href", f"/games/{game.pk}/replay/")
 
@@ -414,6 +414,7 @@ def test_a_resignation_before_everyone_moved_aborts_the_game(make_user, play, sh
             "The game ended before every player had made a move: it is not rated and counts in no statistics."
         )
         expect(page.locator("#g-end")).not_to_contain_text("wins")
+        expect(page.locator("#g-players")).not_to_contain_text("winner")
     shot(p1, "game-aborted-1280-light")
     p2.emulate_media(color_scheme="dark")
     shot(p2, "game-aborted-390-dark")

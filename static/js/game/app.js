@@ -108,7 +108,8 @@ export class GameApp {
   }
 
   winners() {
-    return this.client.winners;
+    // An aborted game names no winner: it was never played by everyone (docs/ratings.md).
+    return this.client.status === 'aborted' ? [] : this.client.winners;
   }
 
   // --- actions ------------------------------------------------------------------------------------
