@@ -293,3 +293,52 @@ def test_challenges_are_rate_limited(make_user, settings, fresh_limits):
         challenge_create(challenger=ann, username="cid", kind="farkle")
     assert refused.value.retry_after > 0 and "many challenges" in refused.value.message
     assert Game.objects.count() == 3 and not Notice.objects.filter(user__username="cid").exists()
+
+
+# --- what the table's sockets hear -------------------------------------------------------------------
+
+
+@pytest.fixture
+def challenged(make_user):
+    ann, bob, wat = make_user("ann"), make_user("bob"), make_user("wat")
+    return (
+        ann,
+        bob,
+        wat,
+        challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000}),
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+async def test_the_tables_sockets_hear_the_answer(challenged, answer):
+    """The challenger's page and a spectator's follow the answer: the game starts (accepted) or the
+    table is cancelled (declined); nobody hears a start before the challenged player answers."""
+    from channels.db import database_sync_to_async
+
+    from games.errors import Conflict
+    from games.tables import services as tables
+    from play.challenge import challenge_decline
+    from tests.games.sockets import Client
+
+    ann, bob, wat, game = challenged
+    tabs = [Client(ann, game.pk), Client(wat, game.pk)]
+    try:
+        for tab in tabs:
+            await tab.open()
+        with pytest.raises(Conflict, match="accepts it"):
+            await database_sync_to_async(tables.game_start)(game_id=game.pk, user=ann)
+        for tab in tabs:
+            await tab.drain()
+            assert not [m for m in tab.received if m["type"] == "lobby"], tab.user.username
+        if answer == "accept":
+            await database_sync_to_async(tables.game_join)(game_id=game.pk, user=bob)
+        else:
+            await database_sync_to_async(challenge_decline)(game_id=game.pk, user=bob)
+        expected = "playing" if answer == "accept" else "abandoned"
+        for tab in tabs:
+            lobby = await tab.next("lobby")
+            assert lobby["status"] == expected, tab.user.username
+    finally:
+        for tab in tabs:
+            await tab.close()
