@@ -162,7 +162,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("players:profile", username=player.username)
     messages.success(
         request,
-        gettext("%(name)s is invited: they have been told, and take the other seat when they come.")
+        gettext("%(name)s is challenged: they have been told, and the game starts when they accept.")
         % {"name": player.username},
     )
     return redirect("games:detail", game_id=game.pk)

@@ -124,7 +124,7 @@ def test_the_form_lands_the_challenger_at_the_new_table(make_user, client):
     assert game.options["goal"] == 5000 and game.pace == "days" and game.absence_limit == 86_400
     assert Notice.objects.filter(user=bob, url=game.get_absolute_url()).exists()
     page = client.get(game.get_absolute_url()).content.decode()
-    assert "bob is invited" in page
+    assert "bob is challenged" in page
 
 
 @pytest.mark.parametrize("kind", ["chess", "farkle:7", "", "farkle:\x00"])
