@@ -103,6 +103,17 @@ def invited_to_table(user, game: Game, by) -> int:
     return push.enqueue(user, "invitation", message)
 
 
+def challenge_ended(challenger, game: Game, *, player: str, declined: bool) -> None:
+    """A challenge of ``challenger``'s to ``player`` ended unplayed: declined by them, or expired (no
+    answer in time; play.challenge). A notice, heard once the transaction has committed."""
+    if declined:
+        text = gettext_noop("%(player)s declined your challenge to %(game)s.")
+    else:
+        text = gettext_noop("Your challenge to %(player)s (%(game)s) expired unanswered.")
+    feed.tell(challenger, text, game.get_absolute_url(), {"player": player, "game": game.kind_name})
+    tell_users_on_commit([challenger.username])
+
+
 def tournament_round(user, game: Game) -> int:
     """A tournament round that needs ``user`` has its game ready (tournaments.rounds calls this for
     each player of each table). Never for a game in which nobody waits for them."""

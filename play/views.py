@@ -25,6 +25,7 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
+from play import challenge
 
 
 @require_safe
@@ -127,7 +128,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game's page, which is also its invitation link: signed out, the invitation to a public game.
     A private game is told apart from a missing one by nobody who may not see it: signed out, both send
     to the sign-in; signed in, both are 404 (games.access)."""
-    game = Game.objects.select_related("creator", "group").filter(pk=game_id).first()
+    game = Game.objects.select_related("creator", "group", "reserved_for").filter(pk=game_id).first()
     if not request.user.is_authenticated:
         if game is None or game.private:
             return redirect_to_login(request.get_full_path())
@@ -156,6 +157,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "moderator": game.group is not None and game.group.creator_id == request.user.pk,
             # A daily challenge's game links its day's page (daily/).
             "daily_day": daily.game_day(game),
+            # A challenge's table (play.challenge): accepted or declined by its player, until then.
+            "challenge_expires": challenge.expires_at(game) if game.reserved_for_id else None,
         },
     )
 
@@ -207,12 +210,17 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     seed = request.POST.get("client_seed", "")
 
     def join(*, game_id: int, user):
-        seat = services.game_join(game_id=game_id, user=user)
-        if seed:
-            services.seat_set_client_seed(game_id=game_id, user=user, seed=seed)
-        return seat
+        if seed:  # before the seat: a seat that fills a challenge's or a next game's table starts it
+            return services.game_join(game_id=game_id, user=user, client_seed=seed)
+        return services.game_join(game_id=game_id, user=user)
 
-    return _service_post(request, game_id, join, _("You have a seat. Wait for the start."))
+    response = _service_post(request, game_id, join)
+    if Game.objects.filter(pk=game_id, seats__user=request.user).exists():
+        started = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING).exists()
+        messages.success(
+            request, _("The game has started.") if started else _("You have a seat. Wait for the start.")
+        )
+    return response
 
 
 @login_required
@@ -237,6 +245,24 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You left the game."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The challenged player declines a challenge: the table is cancelled, the challenger told."""
+    try:
+        challenge.challenge_decline(game_id=game_id, user=request.user)
+    except GameError as exc:
+        if (
+            isinstance(exc, NotFound)
+            and not Game.objects.filter(watchable(request.user), pk=game_id).exists()
+        ):
+            raise Http404("No such game.") from None
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("You declined the challenge."))
     return redirect("games:lobby")
 
 

@@ -102,7 +102,14 @@ FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s 
         None,
     ),
     "resign": ("UPDATE games_seat SET resigned = %s WHERE id = %s", None),
-    "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
+    # Every seat at the game's end, and whether it has played: a computer's always counts as played; a
+    # person's once it made a move of the game (a resignation or a skip is none: moves.NOT_PLAYED).
+    "seats": (
+        """SELECT s.id, s.position, u.computer <> '' OR EXISTS (SELECT 1 FROM games_action a
+    WHERE a.game_id = s.game_id AND a.seat_id = s.id AND a.action->>'type' NOT IN ('resign', 'skip'))
+FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s ORDER BY s.position""",
+        None,
+    ),
     "results": ("SELECT result FROM games_action WHERE game_id = %s ORDER BY seq", None),
     "finish_game": ("UPDATE games_game SET status = %s, finished_at = %s WHERE id = %s", None),
     "finish_seat": (
