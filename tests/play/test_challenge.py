@@ -253,7 +253,10 @@ def test_an_accepted_or_withdrawn_challenge_does_not_expire(make_user):
     assert challenge_expire(game_id=accepted.pk, now=later) is None
     assert challenge_expire(game_id=withdrawn.pk, now=later) is None
     assert Game.objects.get(pk=accepted.pk).status == Game.Status.PLAYING
-    assert not Notice.objects.filter(user=ann).exists()
+    # Nothing expired: ann is told only that bob's acceptance started the game.
+    assert [n.message for n in Notice.objects.filter(user=ann)] == [
+        f"bob started {accepted.kind_name} #{accepted.pk}."
+    ]
 
 
 @pytest.mark.parametrize("who", ["blocker", "blocked"])
