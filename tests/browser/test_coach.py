@@ -162,7 +162,9 @@ def test_a_final_round_decision_reviewed_by_the_chance_of_winning(
             expect(page.locator("#coach-review")).to_contain_text("counts instead by the chance of winning")
             page.locator("#replay-log li[data-step='4']").click()
             expect(page.locator("#replay-coach")).to_have_text(
-                re.compile(r"^Coach: bob chose to set aside 1 5 5 5 and bank 600\. .*winning chance\)\.$")
+                re.compile(
+                    r"^Coach, on [1-6 ]+: bob chose to set aside 1 5 5 5 and bank 600\. .*winning chance\)\.$"
+                )
             )
             badge = page.locator("#replay-log li[data-step='4'] .coach-badge")
             expect(badge).to_have_attribute(

@@ -32,12 +32,12 @@ ACTIONS = (
 WORDS = {
     "en": {
         "position": "Step {} of 5",
-        "coach": "Coach: ann chose to set aside 1 1 1 and bank 1000. "
+        "coach": "Coach, on 1 1 1 5 2 3: ann chose to set aside 1 1 1 and bank 1000. "
         "Expert: set aside 1 1 1 5 and bank 1050 (\u221250.0 expected points).",
     },
     "de": {
         "position": "Schritt {} von 5",
-        "coach": "Coach: ann wählte „1 1 1 rauslegen und 1.000 aufschreiben“. "
+        "coach": "Coach, bei 1 1 1 5 2 3: ann wählte „1 1 1 rauslegen und 1.000 aufschreiben“. "
         "Experte: 1 1 1 5 rauslegen und 1.050 aufschreiben (\u221250,0 erwartete Punkte).",
     },
 }

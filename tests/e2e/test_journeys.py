@@ -251,7 +251,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     }
     for page, name in ((ann, "ann"), (bob, "bob")):
         page.get_by_role("link", name="Statistics").click()
-        page.get_by_role("navigation", name="Game").get_by_role("link", name="Farkle (10000)").click()
+        page.get_by_role("navigation", name="Game").get_by_role("link", name="Farkle").click()
         page.get_by_role("navigation", name="Goal").get_by_role("link", name="Goal 3000").click()
         expect(page).to_have_url(re.compile(rf"/players/{name}/stats/\?kind=farkle&goal=3000$"))
         for stat, value in figures[name].items():
@@ -306,7 +306,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
     # The high-score list for goal 3000, chosen with the list's own filters.
     ui.main_nav(bob).get_by_role("link", name="High scores").click()
     check_axe(bob, "high scores")
-    bob.get_by_label("Game").select_option(label="Farkle (10000)")
+    bob.get_by_label("Game").select_option(label="Farkle")
     bob.get_by_label("Farkle goal").select_option("3000")
     bob.get_by_role("button", name="Show").click()
     expect(bob).to_have_url(re.compile(r"/highscores/\?kind=farkle&goal=3000"))
