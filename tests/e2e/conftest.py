@@ -106,8 +106,9 @@ def served(dice_script, settings):
     served site; a journey uses it to reach the moment it is about, then clicks what a player clicks
     there. The rules of each of those turns are the engine's and the conformance tests' to prove.
 
-    Open pages are reloaded afterwards: they show the position the services made whichever channel
-    layer is in use (the in-memory one does not reach the server process)."""
+    The open pages leave the game while the services play (or their sockets would draw every move) and
+    come back to it afterwards: they load the position the services made, whichever channel layer is in
+    use (the in-memory one does not reach the server process)."""
     settings.DICE_SOURCE = "scripted"
     settings.DICE_SCRIPT_PATH = str(dice_script)
     numbers = itertools.count(1)  # a move's client id is its idempotency key: never the same twice
@@ -128,9 +129,11 @@ def served(dice_script, settings):
                     game_id=game_id, user=users[username], client_id=f"served-{next(numbers)}", action=action
                 )
 
+        for page in pages:
+            page.goto("about:blank")
         off_loop(play)
         for page in pages:
-            page.reload()
+            page.goto(game_path)
             expect(page.locator("#game-root")).to_have_attribute("data-conn", "open")
 
     return apply

@@ -1,10 +1,12 @@
-"""End-to-end journeys (issue 8): new players on the real site in a real browser, one test per journey.
+"""End-to-end journeys: new players on the real site in a real browser, one test per journey.
 
-Each journey goes only through what a person sees and clicks: the sign-up form, the menus, the group
-and lobby forms, the invite link, the game screen's buttons and keys, and the results pages. The server
+Each journey goes through what a person sees and clicks: the sign-up form, the menus, the group and
+lobby forms, the invite link, the game screen's buttons and keys, and the results pages. The server
 is daphne on the test database (`server`); its dice come from a script the test lines up (`dice`), so
-that every game goes exactly where the journey needs it to. Screenshots of the key moments go to
-artifacts/screenshots/e2e/<journey>/.
+that every game goes exactly where the journey needs it to. A journey about a late moment of a long game
+reaches it through the game core's services (`served`), which play the turns between the ones it clicks:
+what each of those turns does is the engine's and the conformance tests' to prove, not a browser's.
+Screenshots of the key moments go to artifacts/screenshots/e2e/<journey>/.
 """
 
 from __future__ import annotations
