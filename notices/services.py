@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.live import seen
 from games.live.selectors import connected_usernames
 from games.models import Game, Seat
 from notices import feed, push
@@ -61,7 +62,7 @@ def promise(game: Game, user, now=None, *, left: bool = False) -> None:
 
 def on_a_page(user, now) -> bool:
     """Whether the player's notices socket (any page of the site) pinged within the presence timeout."""
-    return _on_site(user, now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
+    return _on_site(user, seen.cutoff(now))
 
 
 # --- push messages (notices.push sends them; the settings page switches each kind per device) --------

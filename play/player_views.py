@@ -275,7 +275,7 @@ def _board_args(request: HttpRequest) -> dict:
     group = None
     if group_id is not None:
         group = Group.objects.filter(pk=group_id).first()
-        if group is None or not group.memberships.filter(user=request.user).exists():
+        if group is None or not group_selectors.is_member(group, request.user):
             raise Http404("No such group.")
     return {
         "kind": kind,
@@ -308,7 +308,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
     group = None
     if group_id is not None:
         group = Group.objects.filter(pk=group_id).first()
-        if group is None or not group.memberships.filter(user=request.user).exists():
+        if group is None or not group_selectors.is_member(group, request.user):
             raise Http404("No such group.")
     key = rating_kinds.variant_key(kind, variant)
     entries = rating_selectors.rating_list(key, group=group)

@@ -31,10 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -42,7 +40,7 @@ from django.utils.translation import gettext_lazy as _
 from games import effects, i18n, rules
 from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
-from games.live import broadcast, move_sql
+from games.live import broadcast, move_sql, seen
 from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice, give_back
 from games.live.records import Known, Logged, Mover
@@ -138,7 +136,7 @@ def _long_way(
 ) -> Decision:
     """The move decided on the game's row as read, locked, in this transaction."""
     now = timezone.now()
-    fresh = move_sql.to_datetime(now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
+    fresh = move_sql.to_datetime(seen.cutoff(now))
     game_rows, mover_rows = yield Batch(
         [
             ("game", move_sql.game_params(game_id, known)),
@@ -212,8 +210,7 @@ def _known_move(known: Known, game: Game, mover: Mover, client_id: str, action: 
     guard = [mover.pk, mover.user.pk, mover.position, client_id]
     at_table = None
     if passed:
-        fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-        at_table = [_position(game, state), move_sql.to_datetime(fresh)]
+        at_table = [_position(game, state), move_sql.to_datetime(seen.cutoff(now))]
     params = move_sql.known_params(known, update, insert, guard, at_table)
     name = "known_passed" if passed else "known"
     (rows,) = yield Batch([(name, params)], begin=True, last=True)
@@ -307,7 +304,7 @@ def _check_absent(game: Game, sender: Mover, now) -> Decision:
     current = game.engine.current_player(game.state)
     if current is None or current == sender.user.username:
         return  # the engine refuses it: the game is over, or it is the sender's own turn
-    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    fresh = seen.cutoff(now)
     position = game.state["players"].index(current)
     turn = move_sql.to_datetime(game.turn_started_at or game.started_at or now)
     params = [move_sql.to_datetime(fresh), turn, game.pk, position]

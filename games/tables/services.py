@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import effects, fair_dice, fair_seeds, rules
+from games import access, effects, fair_dice, fair_seeds, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
@@ -32,7 +32,7 @@ from games.rules import declare
 
 
 def _check_member(group, user) -> None:
-    if group is not None and not group.memberships.filter(user=user).exists():
+    if not access.is_member(group.pk if group is not None else None, user):
         raise Forbidden(_("Only members of this group can play its games."))
 
 
@@ -451,7 +451,7 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
                 existing.refresh_from_db()
             return existing
         if old.group_id is not None:
-            members = set(old.group.memberships.values_list("user_id", flat=True))
+            members = access.member_ids(old.group_id)
             seats = [s for s in seats if s.user.computer or s.user_id in members]
         computers = [s for s in seats if s.user.computer]
         asked = [
