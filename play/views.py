@@ -184,7 +184,12 @@ def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
     )
 
 
-def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = None) -> HttpResponse:
+def _service_post(
+    request: HttpRequest, game_id: int, call, ok: str | None = None, *, done: str | None = None
+) -> HttpResponse:
+    """The service's answer to a form on a game's page: its refusal said on the page (a game the user
+    may not see is a 404), or ``ok`` said and the user sent on: to ``done``, the game it made, or the
+    game's page."""
     try:
         result = call(game_id=game_id, user=request.user)
     except GameError as exc:
@@ -198,6 +203,8 @@ def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = Non
         return redirect("games:detail", game_id=game_id)
     if ok:
         messages.success(request, ok)
+    if done:
+        return redirect(done)
     if isinstance(result, Game):
         return redirect("games:detail", game_id=result.pk)
     return redirect("games:detail", game_id=game_id)
@@ -252,18 +259,9 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_decline(request: HttpRequest, game_id: int) -> HttpResponse:
     """The challenged player declines a challenge: the table is cancelled, the challenger told."""
-    try:
-        challenge.challenge_decline(game_id=game_id, user=request.user)
-    except GameError as exc:
-        if (
-            isinstance(exc, NotFound)
-            and not Game.objects.filter(watchable(request.user), pk=game_id).exists()
-        ):
-            raise Http404("No such game.") from None
-        messages.error(request, exc.message)
-        return redirect("games:detail", game_id=game_id)
-    messages.success(request, _("You declined the challenge."))
-    return redirect("games:lobby")
+    return _service_post(
+        request, game_id, challenge.challenge_decline, _("You declined the challenge."), done="games:lobby"
+    )
 
 
 @login_required
