@@ -1,14 +1,14 @@
 """What the header's notification list shows a player: the games waiting for their move, and their
-latest notices, read or not (opening the list marks them read; it never takes them away: issue 32);
+latest notices, read or not (opening the list marks them read; it never takes them away);
 and the channel-layer group through which their pages hear of changes.
 
 A notices socket reads its player's feed from the database when it opens and when a notice comes; when
 a turn passes in one of the player's games, the move tells it what changed (``turn_message``) and the
 socket updates the feed it holds (``Feed.with_turn``) instead of reading it again: every turn of every
 game reaches the notices sockets of all its players, and thousands of those sockets are open at once
-(docs/BENCHMARKS.md, issue 19). The move sends that once, to the game's group of notices sockets
+(docs/BENCHMARKS.md). The move sends that once, to the game's group of notices sockets
 (``game_group``), which each socket joins for every game its player is playing; not once to each
-player's own group (issue 33: a turn was five channel-layer messages, now two with the game's event)."""
+player's own group (so a turn is two channel-layer messages with the game's event, not five)."""
 
 from __future__ import annotations
 

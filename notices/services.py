@@ -37,8 +37,7 @@ def turn_mail_delay(game: Game) -> int:
 
 def someone_waits(game: Game, user) -> bool:
     """Whether another person sits in the game, waiting for this player's move: a solo game or one
-    against computers only waits for nobody, so its turns are neither mailed nor counted as waiting
-    (issue 32)."""
+    against computers only waits for nobody, so its turns are neither mailed nor counted as waiting."""
     return Seat.objects.filter(game=game, user__computer="").exclude(user=user).exists()
 
 

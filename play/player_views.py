@@ -110,7 +110,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's profile: their ratings, latest games, accuracy, the groups the viewer shares with
     them, and (another person's) the challenge and block buttons."""
     if "kind" in request.GET:
-        # The statistics were at this address before the profile (issue 34): links to them still work.
+        # The statistics were at this address before the profile: links to them still work.
         target = reverse("players:stats", args=[username])
         return redirect(f"{target}?{request.META.get('QUERY_STRING', '')}")
     return _profile(request, _player(username), ChallengeForm())

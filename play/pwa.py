@@ -1,4 +1,4 @@
-"""The installable web app (issue 37): its manifest, its service worker and the page the service worker
+"""The installable web app: its manifest, its service worker and the page the service worker
 shows when the site cannot be reached.
 
 The service worker is served here, at the site's root, rather than from /static/: a worker controls

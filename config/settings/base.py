@@ -105,7 +105,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# Never a connection kept by Django past its request (issue 31): under ASGI each request runs in a
+# Never a connection kept by Django past its request: under ASGI each request runs in a
 # thread and context of its own (asgiref's ThreadSensitiveContext), so a kept connection was never used
 # again and stayed open until the garbage collector found it, which the tuned collector seldom does
 # (infra/gc_tuning.py): one process held 96 of PostgreSQL's 100. Django's advice for ASGI: no
@@ -235,7 +235,7 @@ REDIS_URL = env("REDIS_URL", default="")
 # project's own (infra/pipelined_layer.py, on redis-py's public API) sends what waits in one pipeline;
 # channels-redis's RedisPubSubChannelLayer, which awaits each PUBLISH in turn, measured 16 % fewer moves
 # a second at saturation and a p99 over 100 ms at 250 tables in three runs of five (docs/BENCHMARKS.md,
-# "Issue 33, fifth stop"); it stays selectable here.
+# "History", 2026-12-06); it stays selectable here.
 CHANNEL_LAYER_BACKEND = env("CHANNEL_LAYER_BACKEND", default="infra.pipelined_layer.PipelinedLayer")
 
 
@@ -251,7 +251,8 @@ def _site_key(database_name) -> str:
 SITE_KEY = _site_key(DATABASES["default"]["NAME"])
 # Names on Redis start with this prefix. Redis's pub/sub ignores the database number in REDIS_URL, so
 # two sites on one Redis server (or the load benchmark and a test run) hear each other's groups unless
-# their prefixes differ: by default it comes from the database's name (issue 31; see the README).
+# their prefixes differ: by default it comes from the database's name (docs/operations.md, "Two sites
+# on one Redis server").
 CHANNEL_LAYER_PREFIX = env("CHANNEL_LAYER_PREFIX", default=f"dicehall-{SITE_KEY}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -325,7 +326,7 @@ SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=True)
 SERVER_GC_YOUNG = env.int("SERVER_GC_YOUNG", default=200)
 SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=350)
 
-# --- Reliability and security (issue 7; docs/RELIABILITY.md) ---------------------------------------
+# --- Reliability and security (docs/RELIABILITY.md) -----------------------------------------------
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
 # stalled Redis must not hang a socket.
 WS_LAYER_TIMEOUT = env.float("WS_LAYER_TIMEOUT", default=2.0)
@@ -336,7 +337,7 @@ WS_RATE_ACTIONS_PER_10S = env.int("WS_RATE_ACTIONS_PER_10S", default=100)
 WS_RATE_MESSAGES_PER_10S = env.int("WS_RATE_MESSAGES_PER_10S", default=200)
 WS_RATE_USER_ACTIONS_PER_10S = env.int("WS_RATE_USER_ACTIONS_PER_10S", default=200)
 WS_RATE_USER_MESSAGES_PER_10S = env.int("WS_RATE_USER_MESSAGES_PER_10S", default=400)
-# The Content-Security-Policy of every response (django-csp; issue 31): scripts, styles, images,
+# The Content-Security-Policy of every response (django-csp): scripts, styles, images,
 # fonts, fetches and websockets from this site alone (and data: images, below), no inline script or
 # style attribute, no eval, no plugin, no framing by any page, forms sent to this site only. The
 # templates have no inline script or handler and no style attribute; scripts set styles through the

@@ -14,7 +14,7 @@ def _with_seats(qs: QuerySet) -> QuerySet:
 
 def _someone_waits(user) -> Exists:
     """Another person sits in the game (notices.services.someone_waits): a solo game, or one against
-    computers only, waits for nobody, however long its turn has been this player's (issue 32)."""
+    computers only, waits for nobody, however long its turn has been this player's."""
     return Exists(Seat.objects.filter(game=OuterRef("pk"), user__computer="").exclude(user=user))
 
 
