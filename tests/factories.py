@@ -63,3 +63,15 @@ class MembershipFactory(factory.django.DjangoModelFactory):
 
     group = factory.SubFactory(GroupFactory)
     user = factory.SubFactory(UserFactory)
+
+
+def started_farkle_pair(make_user) -> tuple[int, object]:
+    """ann and bob at a started two-seat Farkle game (goal 10000): its id and the player to move."""
+    from games.tables import services
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=ann)
+    game.refresh_from_db()
+    return game.pk, ann if game.state["current"] == "ann" else bob

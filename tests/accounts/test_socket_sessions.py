@@ -19,8 +19,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from config.asgi import application
 from games.models import Action, Game
-from games.tables import services
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, started_farkle_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,13 +38,7 @@ def signed_in(user) -> tuple[Client, str]:
 
 @database_sync_to_async
 def setup(make_user):
-    ann, bob = make_user("ann"), make_user("bob")
-    game = services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_start(game_id=game.pk, user=ann)
-    game.refresh_from_db()
-    mover = ann if game.state["current"] == "ann" else bob
-    return game.pk, mover
+    return started_farkle_pair(make_user)
 
 
 async def open_socket(path: str, cookie: str) -> WebsocketCommunicator:

@@ -14,8 +14,7 @@ from channels.db import database_sync_to_async
 from websockets.exceptions import ConnectionClosed
 
 from games.models import Action, Game
-from games.tables import services
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, started_farkle_pair
 from tests.reliability.conftest import Socket, requires_real_backends, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,13 +53,8 @@ def post_form(server, path: str, cookie: str, form: dict) -> int:
 
 @database_sync_to_async
 def setup(make_user):
-    ann, bob = make_user("ann"), make_user("bob")
-    game = services.game_create(creator=ann, kind="farkle", seats=2, options={"goal": 10000})
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_start(game_id=game.pk, user=ann)
-    game.refresh_from_db()
-    mover = ann if game.state["current"] == "ann" else bob
-    return game.pk, session_cookie(mover), session_cookie(mover)
+    game_id, mover = started_farkle_pair(make_user)
+    return game_id, session_cookie(mover), session_cookie(mover)
 
 
 async def closed_with(socket: Socket) -> int:
