@@ -16,18 +16,22 @@ BROWSER_DIRS = ("tests/browser/", "tests/e2e/")
 pytestmark = pytest.mark.slow_subprocess
 
 
-def collected(test_pass: str) -> set[str]:
+def _collect(test_pass: str, path: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "TEST_PASS": test_pass, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", path],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
-        check=True,
-    ).stdout
-    return {line for line in out.splitlines() if "::" in line}
+    )
+
+
+def collected(test_pass: str) -> set[str]:
+    result = _collect(test_pass, "tests")
+    result.check_returncode()
+    return {line for line in result.stdout.splitlines() if "::" in line}
 
 
 def test_the_passes_cover_the_suite_and_browser_tests_run_on_the_real_backends():
@@ -42,14 +46,6 @@ def test_the_passes_cover_the_suite_and_browser_tests_run_on_the_real_backends()
 
 
 def test_an_unknown_pass_is_refused():
-    env = {**os.environ, "TEST_PASS": "both", "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/config"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = _collect("both", "tests/config")
     assert result.returncode != 0
     assert "TEST_PASS is 'both'" in result.stdout + result.stderr
