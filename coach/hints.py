@@ -1,5 +1,6 @@
 """The Hint button: the expert's move for the player's current decision, only where no other person
-sits at the table (a solo game, or one against computers): elsewhere it would be help from outside."""
+sits at the table (a solo game, or one against computers) and the game is not rated: elsewhere it would
+be help from outside, and a rating won with the expert's moves would be the expert's (docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,13 @@ from games.errors import Conflict, Forbidden, InvalidAction, NotFound
 from games.models import Game
 
 REFUSED = _("Hints are only for solo games and games against the computer: another person is at this table.")
+RATED = _("No hints in a rated game: its rating is for your own play. Start an unrated table for hints.")
+
+
+def rated(game: Game) -> bool:
+    """Whether the game's end changes ratings (a solo game's never does)."""
+    return game.rated and not game.is_solo
+
 
 # Games in which no hint is given although nobody else sits at the table: an app names a check in its
 # AppConfig.ready, a function of the game that answers why not (a sentence), or None (the daily
@@ -35,12 +43,12 @@ def refusal(game: Game) -> Any:
 
 def offered(seats, user) -> bool:
     """Whether the game page offers the button: the user sits at the table, every other seat is a
-    computer's and no app refuses hints in the game (the server checks again on every ask). ``seats``:
-    the game's seats, as its ``seats`` manager reads them (each knows its game)."""
+    computer's, the game is not rated and no app refuses hints in it (the server checks again on every
+    ask). ``seats``: the game's seats, as its ``seats`` manager reads them (each knows its game)."""
     mine = [s for s in seats if s.user_id == user.pk]
     if not mine or not all(s.user.computer for s in seats if s.user_id != user.pk):
         return False
-    return refusal(mine[0].game) is None
+    return not rated(mine[0].game) and refusal(mine[0].game) is None
 
 
 def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
@@ -53,6 +61,8 @@ def hint_situation(*, game_id: int, user) -> tuple[str, dict, dict, int]:
         raise Forbidden(_("Only a player at the table can ask for a hint."))
     if not all(s.user.computer for s in seats if s.user_id != user.pk):
         raise Forbidden(REFUSED)
+    if rated(game):
+        raise Forbidden(RATED)
     if (why := refusal(game)) is not None:
         raise Forbidden(why)
     if game.status != Game.Status.PLAYING or not game.state:

@@ -10,7 +10,7 @@ from coach.models import Review, SeatReview
 from games.models import Game
 from games.results.replays import game_replay_states
 
-ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
+ENDED = Game.OVER
 
 
 def reviewable():

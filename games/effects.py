@@ -87,6 +87,16 @@ class SkipAsked:
     player_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class InvitedToTable:
+    """``user`` is invited to take a seat at the open table ``game`` by ``by`` (a "Play again": the
+    players of the game before are asked, not seated)."""
+
+    game: Any
+    user: Any
+    by: Any
+
+
 # --- the registry -------------------------------------------------------------------------------------
 
 _handlers: dict[type, list[Callable[[Any], None]]] = defaultdict(list)

@@ -32,12 +32,33 @@ def hold_seed_back(check: Callable[[Game], bool]) -> None:
         _seed_holds.append(check)
 
 
+# Checks of the games that are never aborted (games.live.moves: a game ended before every person at it
+# made a move): an app whose games are owed a result whoever did not play names one in its
+# AppConfig.ready (a tournament's table: lichess holds tournament games mandatory, and a player who does
+# not start loses). A check takes the game and may read the database: it is asked only at the end of
+# such a game, which its handlers of games.effects.GameEnded hold to the game's database thread.
+_never_aborted: list[Callable[[Game], bool]] = []
+
+
+def never_abort(check: Callable[[Game], bool]) -> None:
+    """Never abort the games ``check`` says so of (once, however often it is named)."""
+    if check not in _never_aborted:
+        _never_aborted.append(check)
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", gettext_lazy("Waiting for players")
         PLAYING = "playing", gettext_lazy("Playing")
         FINISHED = "finished", gettext_lazy("Finished")
         ABANDONED = "abandoned", gettext_lazy("Abandoned")
+        # Ended before every person at the table had made a move of the game (a resignation or a skip
+        # is none): it says nothing of anyone, so it is unrated and left out of statistics, high scores
+        # and seasons, as lichess aborts a game ended before both players moved.
+        ABORTED = "aborted", gettext_lazy("Aborted")
+
+    # Every status of a game that is over: nothing more is played in it.
+    OVER = (Status.FINISHED, Status.ABANDONED, Status.ABORTED)
 
     kind = models.CharField(max_length=32, choices=KIND_CHOICES)
     # Engine options (Farkle goal and dice) as given to new_game; platform options live in their own fields.
@@ -163,9 +184,15 @@ class Game(models.Model):
         return self.max_seats == 1
 
     @property
+    def abortable(self) -> bool:
+        """Whether the game is aborted if it ends before every person at it made a move: never a solo
+        game (nobody's result but the player's own), nor one an app says is owed a result."""
+        return not self.is_solo and not any(check(self) for check in _never_aborted)
+
+    @property
     def is_over(self) -> bool:
-        """Finished, abandoned or cancelled: its server seed may be revealed."""
-        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+        """Finished, abandoned, aborted or cancelled: its server seed may be revealed."""
+        return self.status in self.OVER
 
     @property
     def seed_commitment(self) -> str:

@@ -7,14 +7,14 @@ from django.db import connection
 from django.db.models import Count, Max
 from django.utils import translation
 
-from games import catalogue
+from games import access, catalogue
 from games.models import Game
 from games.results.highscores import shown_board
 from groups.models import Group
 
 
 def is_member(group: Group, user) -> bool:
-    return user.is_authenticated and group.memberships.filter(user=user).exists()
+    return user.is_authenticated and access.is_member(group.pk, user)
 
 
 def invited_group(token: str) -> Group | None:

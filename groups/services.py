@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
 from games.live.broadcast import send_on_commit
 from games.models import Game, Seat
 from games.tables import services as tables
 from groups.models import Group, Membership
+from infra import ratelimit
 from notices import services as notices
 
 
@@ -72,9 +74,18 @@ def group_add_member(*, group_id: int, user, username: str) -> Membership:
         member = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
         if member is None:
             raise NotFound(_("There is no player called %(name)s."), name=repr(username))
-        membership, created = Membership.objects.get_or_create(group=group, user=member)
-        if not created:
+        if Membership.objects.filter(group=group, user=member).exists():
             raise Conflict(_("%(name)s is already a member."), name=member.username)
+        # A blocked pair never sits at one table (games.tables.services.refuse_seating, pairing's
+        # blocks): nor does one put the other in a group of theirs, whoever blocked whom.
+        if tables.seating_refusal(member, [user]) is not None:
+            raise Forbidden(_("You cannot add %(name)s: one of you blocked the other."), name=member.username)
+        # Each addition is a notice and a push message to someone else: limited per creator, as
+        # challenges are (infra.ratelimit, shared by every process); a refused one does not count.
+        wait = ratelimit.shared_hit(f"group-add:{user.pk}", settings.GROUP_ADDITIONS_PER_HOUR, period=3600)
+        if wait is not None:
+            raise RateLimited(_("You have added many players: wait %(wait)s s."), retry_after=wait, wait=wait)
+        membership = Membership.objects.create(group=group, user=member)
         notices.added_to_group(group, member, by=user)
     return membership
 

@@ -29,6 +29,12 @@ def game_started(effect: effects.GameStarted) -> None:
     services.game_started(effect.game, by=effect.by)
 
 
+@effects.on(effects.InvitedToTable)
+def invited_to_table(effect: effects.InvitedToTable) -> None:
+    """A notice and a push message, in the transaction that opened the table."""
+    services.invited_to_table(effect.user, effect.game, effect.by)
+
+
 @effects.on(effects.LeftTable)
 def left_table(effect: effects.LeftTable) -> None:
     services.left_table(effect.game_id, effect.user)

@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.live import seen
 from games.live.selectors import connected_usernames
 from games.models import Game, Seat
 from notices import feed, push
@@ -60,7 +61,7 @@ def promise(game: Game, user, now=None, *, left: bool = False) -> None:
 
 def on_a_page(user, now) -> bool:
     """Whether the player's notices socket (any page of the site) pinged within the presence timeout."""
-    return _on_site(user, now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
+    return _on_site(user, seen.cutoff(now))
 
 
 # --- push messages (notices.push sends them; the settings page switches each kind per device) --------
@@ -100,6 +101,17 @@ def invited_to_table(user, game: Game, by) -> int:
             tag=f"invitation-{game.pk}",
         )
     return push.enqueue(user, "invitation", message)
+
+
+def challenge_ended(challenger, game: Game, *, player: str, declined: bool) -> None:
+    """A challenge of ``challenger``'s to ``player`` ended unplayed: declined by them, or expired (no
+    answer in time; play.challenge). A notice, heard once the transaction has committed."""
+    if declined:
+        text = gettext_noop("%(player)s declined your challenge to %(game)s.")
+    else:
+        text = gettext_noop("Your challenge to %(player)s (%(game)s) expired unanswered.")
+    feed.tell(challenger, text, game.get_absolute_url(), {"player": player, "game": game.kind_name})
+    tell_users_on_commit([challenger.username])
 
 
 def tournament_round(user, game: Game) -> int:

@@ -5,3 +5,11 @@ class PairingConfig(AppConfig):
     name = "pairing"
     verbose_name = "Pairing"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A blocked pair never sits at one table, however the seat is asked for (a table's seat, a
+        # "Play again"): the game core asks, and imports nothing of ours.
+        from games.tables.services import refuse_seating
+        from pairing.services import seating_block
+
+        refuse_seating(seating_block)

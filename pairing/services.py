@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -277,3 +278,12 @@ def blocked_names(user) -> list[str]:
 
 def is_blocked(user, other) -> bool:
     return Block.objects.filter(blocker=user, blocked=other).exists()
+
+
+def seating_block(user, others) -> str | None:
+    """Why ``user`` may not sit at a table with the people ``others``: a block between them, whoever
+    blocked whom (games.tables.services.refuse_seating; pairing never seats such a pair either)."""
+    pair = Q(blocker=user, blocked__in=others) | Q(blocker__in=others, blocked=user)
+    if Block.objects.filter(pair).exists():
+        return _("You and a player at this table cannot sit together: one of you blocked the other.")
+    return None

@@ -120,6 +120,8 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
     viewer = request.user
     other_person = player.pk != viewer.pk and not player.is_computer
     blocked = other_person and is_blocked(viewer, player)
+    # Nor may a player the other blocked challenge them: the form is not shown either way round.
+    blocked_by = other_person and not blocked and is_blocked(player, viewer)
     games = recent_games(player, viewer)
     changes = rating_selectors.changes_of(player, [g.pk for g in games])
     for game in games:
@@ -133,7 +135,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "groups": group_selectors.in_common(viewer, player),
         "other_person": other_person,
         "blocked": blocked,
-        "challenge_form": form if other_person and not blocked else None,
+        "challenge_form": form if other_person and not blocked and not blocked_by else None,
     }
     return render(request, "players/profile.html", context, status=status)
 
@@ -160,7 +162,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("players:profile", username=player.username)
     messages.success(
         request,
-        gettext("%(name)s is invited: they have been told, and take the other seat when they come.")
+        gettext("%(name)s is challenged: they have been told, and the game starts when they accept.")
         % {"name": player.username},
     )
     return redirect("games:detail", game_id=game.pk)
@@ -273,7 +275,7 @@ def _board_args(request: HttpRequest) -> dict:
     group = None
     if group_id is not None:
         group = Group.objects.filter(pk=group_id).first()
-        if group is None or not group.memberships.filter(user=request.user).exists():
+        if group is None or not group_selectors.is_member(group, request.user):
             raise Http404("No such group.")
     return {
         "kind": kind,
@@ -306,7 +308,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
     group = None
     if group_id is not None:
         group = Group.objects.filter(pk=group_id).first()
-        if group is None or not group.memberships.filter(user=request.user).exists():
+        if group is None or not group_selectors.is_member(group, request.user):
             raise Http404("No such group.")
     key = rating_kinds.variant_key(kind, variant)
     entries = rating_selectors.rating_list(key, group=group)
@@ -353,7 +355,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
     if not can_watch(game, request.user):
         raise Http404("No such game.")
-    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+    if game.status not in Game.OVER:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
     replay = replays.game_replay_data(game)

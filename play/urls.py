@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:game_id>/leave/", views.game_leave, name="leave"),
     path("<id:game_id>/seed/", views.game_client_seed, name="client_seed"),
     path("<id:game_id>/start/", views.game_start, name="start"),
+    path("<id:game_id>/decline/", views.game_decline, name="decline"),
     path("<id:game_id>/again/", views.game_again, name="again"),
     path("<id:game_id>/computers/", views.game_computers, name="computers"),
     path("<id:game_id>/computers/add/", views.game_add_computer, name="add_computer"),

@@ -25,6 +25,7 @@ from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerFo
 from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
+from play import challenge
 
 
 @require_safe
@@ -127,7 +128,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game's page, which is also its invitation link: signed out, the invitation to a public game.
     A private game is told apart from a missing one by nobody who may not see it: signed out, both send
     to the sign-in; signed in, both are 404 (games.access)."""
-    game = Game.objects.select_related("creator", "group").filter(pk=game_id).first()
+    game = Game.objects.select_related("creator", "group", "reserved_for").filter(pk=game_id).first()
     if not request.user.is_authenticated:
         if game is None or game.private:
             return redirect_to_login(request.get_full_path())
@@ -156,6 +157,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "moderator": game.group is not None and game.group.creator_id == request.user.pk,
             # A daily challenge's game links its day's page (daily/).
             "daily_day": daily.game_day(game),
+            # A challenge's table (play.challenge): accepted or declined by its player, until then.
+            "challenge_expires": challenge.expires_at(game) if game.reserved_for_id else None,
         },
     )
 
@@ -181,7 +184,12 @@ def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
     )
 
 
-def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = None) -> HttpResponse:
+def _service_post(
+    request: HttpRequest, game_id: int, call, ok: str | None = None, *, done: str | None = None
+) -> HttpResponse:
+    """The service's answer to a form on a game's page: its refusal said on the page (a game the user
+    may not see is a 404), or ``ok`` said and the user sent on: to ``done``, the game it made, or the
+    game's page."""
     try:
         result = call(game_id=game_id, user=request.user)
     except GameError as exc:
@@ -195,6 +203,8 @@ def _service_post(request: HttpRequest, game_id: int, call, ok: str | None = Non
         return redirect("games:detail", game_id=game_id)
     if ok:
         messages.success(request, ok)
+    if done:
+        return redirect(done)
     if isinstance(result, Game):
         return redirect("games:detail", game_id=result.pk)
     return redirect("games:detail", game_id=game_id)
@@ -207,12 +217,17 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     seed = request.POST.get("client_seed", "")
 
     def join(*, game_id: int, user):
-        seat = services.game_join(game_id=game_id, user=user)
-        if seed:
-            services.seat_set_client_seed(game_id=game_id, user=user, seed=seed)
-        return seat
+        if seed:  # before the seat: a seat that fills a challenge's or a next game's table starts it
+            return services.game_join(game_id=game_id, user=user, client_seed=seed)
+        return services.game_join(game_id=game_id, user=user)
 
-    return _service_post(request, game_id, join, _("You have a seat. Wait for the start."))
+    response = _service_post(request, game_id, join)
+    if Game.objects.filter(pk=game_id, seats__user=request.user).exists():
+        started = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING).exists()
+        messages.success(
+            request, _("The game has started.") if started else _("You have a seat. Wait for the start.")
+        )
+    return response
 
 
 @login_required
@@ -238,6 +253,15 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You left the game."))
     return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The challenged player declines a challenge: the table is cancelled, the challenger told."""
+    return _service_post(
+        request, game_id, challenge.challenge_decline, _("You declined the challenge."), done="games:lobby"
+    )
 
 
 @login_required

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from games import rules
@@ -20,6 +21,11 @@ from ratings.models import Rating, RatingChange
 
 SEAT_FIELDS = ("user_id", "final_score", "laps", "winner", "resigned")
 BATCH = 5000
+# Rated games between the same two people that count in a rolling day (docs/ratings.md): the games
+# after these are played unrated. Two accounts of one person, or two friends, otherwise pass a rating
+# between them a game at a time; three is an evening's rated play between two people.
+PAIR_GAMES_PER_DAY = 3
+PAIR_WINDOW = timedelta(days=1)
 
 
 @dataclass
@@ -97,6 +103,12 @@ def game_rate(game: Game) -> list[RatingChange]:
     kind = kinds.of(game)
     users = [seat["user_id"] for seat in seats]
     rows = _locked(kind, users)
+    # Counted after the players' rows are locked: a game of the same pair ending at once has committed
+    # its changes by then, and is counted.
+    if _pair_limit_reached(game, users):
+        Game.objects.filter(pk=game.pk).update(rated=False)
+        game.rated = False
+        return []
     missing = [u for u in users if u not in rows]
     if missing:
         # Another game ending at once may create the same rows: theirs win, and are locked after.
@@ -128,6 +140,22 @@ def _after_the_last(game: Game, rows: dict[int, Rating]) -> None:
     if last is not None and game.finished_at <= last:
         game.finished_at = last + timedelta(microseconds=1)
         Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
+
+
+def _pair_limit_reached(game: Game, users: list[int]) -> bool:
+    """Whether two people at ``game`` have played PAIR_GAMES_PER_DAY rated games together (of any kind)
+    in the day before it ended; computers are nobody's second account."""
+    people = list(
+        get_user_model().objects.filter(pk__in=users, computer="").order_by("pk").values_list("pk", flat=True)
+    )
+    since = game.finished_at - PAIR_WINDOW
+    for i, first in enumerate(people):
+        for second in people[i + 1 :]:
+            together = RatingChange.objects.filter(user_id=second).values("game_id")
+            recent = RatingChange.objects.filter(user_id=first, at__gt=since, game_id__in=together)
+            if recent.exclude(game_id=game.pk).count() >= PAIR_GAMES_PER_DAY:
+                return True
+    return False
 
 
 def _locked(kind: str, users: list[int]) -> dict[int, Rating]:

@@ -28,7 +28,7 @@ from tournaments import pairing, standings
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 SEAT_FIELDS = ("user_id", "final_score", "winner", "resigned", "laps")
-OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
+OVER = Game.OVER
 
 
 def is_member(group_id: int, user_id: int) -> bool:

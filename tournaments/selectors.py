@@ -110,5 +110,10 @@ def tournament_page(tournament: Tournament, viewer) -> dict:
         if my_game
         else [],
         "my_bye": my_bye,
-        "game_over": (Game.Status.FINISHED, Game.Status.ABANDONED),
+        "game_over": Game.OVER,
     }
+
+
+def is_tournament_game(game: Game) -> bool:
+    """Whether ``game`` is one of a tournament's tables."""
+    return Table.objects.filter(game_id=game.pk).exists()

@@ -369,6 +369,10 @@ LOGIN_FAILURES_PER_IP = env.int("LOGIN_FAILURES_PER_IP", default=30)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 # Chat messages one player may post per minute, tables and groups together (chat/services.py).
 CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=12)
+# Challenges one player may send per hour (play/challenge.py), and players a group's creator may add
+# to their groups per hour (groups/services.py): each is a notice and a push message to someone else.
+CHALLENGES_PER_HOUR = env.int("CHALLENGES_PER_HOUR", default=20)
+GROUP_ADDITIONS_PER_HOUR = env.int("GROUP_ADDITIONS_PER_HOUR", default=60)
 # Sign-up attempts from one address per hour (accounts/throttle.py).
 SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)
 # Password-reset e-mails asked for one address per hour (a few, as the big sites allow), and reset

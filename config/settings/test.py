@@ -51,6 +51,10 @@ if "RATE_LIMIT_KEY_PREFIX" not in os.environ:
 # Every sign-up of a test run comes from 127.0.0.1 (the journeys alone make dozens): the limit stays on,
 # high enough for the suite; tests/accounts/test_signup_limit.py checks it with a small one.
 SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=10_000)  # noqa: F405
+# The same for challenges and group additions: the tests of one player make many (tests/play/
+# test_challenge.py and tests/groups check the limits with small ones).
+CHALLENGES_PER_HOUR = env.int("CHALLENGES_PER_HOUR", default=10_000)  # noqa: F405
+GROUP_ADDITIONS_PER_HOUR = env.int("GROUP_ADDITIONS_PER_HOUR", default=10_000)  # noqa: F405
 
 # The test process imports config.asgi too: leave its garbage collector as Python sets it (the daphne
 # processes the browser tests start read SERVER_GC_TUNING from their environment).

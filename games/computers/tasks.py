@@ -25,8 +25,8 @@ from django_tasks_db.models import DBTaskResult
 from games import bots, effects
 from games.computers.players import NAME_PREFIX
 from games.errors import GameError
-from games.live import moves
-from games.models import Connection, Game
+from games.live import moves, seen
+from games.models import Game
 
 KEEP_RESULTS = timedelta(hours=1)
 logger = logging.getLogger(__name__)
@@ -70,8 +70,8 @@ def _computer(username: str | None):
 
 
 def watched(game_id: int) -> bool:
-    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-    return Connection.objects.filter(game_id=game_id, seen_at__gte=fresh).exists()
+    """Whether anyone is at the table of the game (the computer then plays at a watcher's pace)."""
+    return seen.connections(game=game_id, since=seen.cutoff()).exists()
 
 
 @effects.on(effects.ComputerToMove)

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import connection, models
 
 from games import access
+from games.live import seen
 from games.models import Game
 from infra.jsontext import dumps, loads
 
@@ -45,8 +46,9 @@ _GAME_SELECT = ", ".join(
     f"CASE WHEN {_SAME} THEN NULL ELSE g.state END" if f.name == "state" else f"g.{f.column}"
     for f in Game._meta.concrete_fields
 )
-# By "app_label.Model". A game's group membership is the groups app's, above the game core: the
-# statements name its table as the app registered its model with games.access (``{membership}``).
+# By "app_label.Model". A game's group membership is the groups app's, above the game core: its rule
+# (games.access.may_act_as_member) and presence (games.live.seen.at_table) are compiled from their ORM
+# definitions into the statements when the apps are ready (``statements``).
 TABLES = {
     "games.Game": "games_game",
     "games.Seat": "games_seat",
@@ -55,120 +57,126 @@ TABLES = {
     settings.AUTH_USER_MODEL: "accounts_user",
 }
 LOCK_CLAUSE = " FOR UPDATE"
+# The row's version (its xmin: the transaction that wrote it) as the "update" leaves it; the next move
+# of the game made by the same process writes only if the row is still that version ("known"). SQLite
+# has no xmin: there the statement returns nothing.
+_VERSION = " RETURNING CAST(xmin AS text)"
 
-# name: (SQL, the PostgreSQL types of its parameters if it is prepared on the move pool's connections)
-_STATEMENTS: dict[str, tuple[str, str | None]] = {
-    "game": (
-        f"SELECT {_GAME_SELECT}, {_SAME} FROM games_game g WHERE g.id = %s",  # noqa: S608 - model columns
-        "integer, timestamptz, integer, timestamptz, bigint",
-    ),
-    "mover": (
-        """SELECT s.id, s.position,
-  (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),
-  CASE WHEN g.group_id IS NULL THEN 1
-    WHEN EXISTS (SELECT 1 FROM {membership} m WHERE m.group_id = g.group_id AND m.user_id = %s)
-    THEN 1 ELSE 0 END,
-  (SELECT COALESCE(SUM(1 << p.position), 0) FROM games_seat p WHERE p.game_id = g.id AND EXISTS
-    (SELECT 1 FROM games_connection c
-      WHERE c.game_id = p.game_id AND c.user_id = p.user_id AND c.seen_at >= %s))
-FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id AND s.user_id = %s
-WHERE g.id = %s""",
-        "text, bigint, timestamptz, bigint, bigint",
-    ),
-    "insert": (
-        """INSERT INTO games_action (game_id, seq, seat_id, client_id, action, dice, result, created_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
-        "bigint, integer, bigint, text, jsonb, jsonb, jsonb, timestamptz",
-    ),
-    # The row's version (its xmin: the transaction that wrote it) as this move leaves it; the next move
-    # of the game made by the same process writes only if the row is still that version ("known").
-    "update": (
-        "UPDATE games_game SET state = %s, seq = %s, turn_started_at = %s WHERE id = %s"
-        " RETURNING CAST(xmin AS text)",
-        "jsonb, integer, timestamptz, bigint",
-    ),
-    # The rare statements: plain text.
-    "earlier": (
-        "SELECT seq, action, dice, result, created_at FROM games_action WHERE game_id = %s AND seq = %s",
-        None,
-    ),
-    # The player to move: when last seen at the table, whether there now, whether there since the turn
-    # began, whether a computer, and who.
-    "absence": (
-        """SELECT s.last_seen, EXISTS (SELECT 1 FROM games_connection c
-  WHERE c.game_id = s.game_id AND c.user_id = s.user_id AND c.seen_at >= %s),
-  s.last_seen >= %s, u.computer, u.id
-FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s AND s.position = %s""",
-        None,
-    ),
-    "resign": ("UPDATE games_seat SET resigned = %s WHERE id = %s", None),
-    "seats": ("SELECT id, position FROM games_seat WHERE game_id = %s ORDER BY position", None),
-    "results": ("SELECT result FROM games_action WHERE game_id = %s ORDER BY seq", None),
-    "finish_game": ("UPDATE games_game SET status = %s, finished_at = %s WHERE id = %s", None),
-    "finish_seat": (
-        "UPDATE games_seat SET final_score = %s, winner = %s, resigned = %s, laps = %s, summary = %s "
-        "WHERE id = %s",
-        None,
-    ),
+# The statements' names, and the PostgreSQL types of the parameters of those prepared on the move
+# pool's connections (None: plain text, the rare ones).
+_TYPES: dict[str, str | None] = {
+    "game": "integer, timestamptz, integer, timestamptz, bigint",
+    "mover": "text, bigint, timestamptz, bigint, bigint",
+    "insert": "bigint, integer, bigint, text, jsonb, jsonb, jsonb, timestamptz",
+    "update": "jsonb, integer, timestamptz, bigint",
+    "earlier": None,
+    "absence": None,
+    "resign": None,
+    "seats": None,
+    "results": None,
+    "finish_game": None,
+    "finish_seat": None,
 }
-
-# A move of a game whose row this process left at a version it knows (games.live.records.Known), in one
-# statement and so in one round trip: the UPDATE writes only if the row is still that version (its xmin,
-# seq and creation; any write to the row makes a new xmin) and the mover's seat, group membership and
-# action id are as the two-round-trip move would find them; every other write of the move takes its rows
-# FROM the updated one, so that nothing at all is written when the row has moved on. It answers the row's
-# new version, or no row (the move is then made again the long way).
-_KNOWN_UPDATE = """UPDATE games_game g SET state = %s, seq = %s, turn_started_at = %s
-WHERE g.id = %s AND g.xmin = CAST(%s AS xid) AND g.seq = %s AND g.created_at = %s AND g.status = 'playing'
-  AND EXISTS (SELECT 1 FROM games_seat s
-    WHERE s.id = %s AND s.game_id = g.id AND s.user_id = %s AND s.position = %s)
-  AND (g.group_id IS NULL
-    OR EXISTS (SELECT 1 FROM {membership} m WHERE m.group_id = g.group_id AND m.user_id = %s))
-  AND NOT EXISTS (SELECT 1 FROM games_action a WHERE a.game_id = g.id AND a.seat_id = %s AND a.client_id = %s)
-RETURNING g.id, CAST(g.xmin AS text) AS version"""
 _KNOWN_UPDATE_TYPES = (
     "jsonb, integer, timestamptz, bigint, text, integer, timestamptz, "  # the "update" and the row's version
     "bigint, bigint, integer, bigint, bigint, text"  # the seat, the membership and the action's id
 )
-_KNOWN_INSERT = """INSERT INTO games_action
+_KNOWN_INSERT_TYPES = "integer, bigint, text, jsonb, jsonb, jsonb, timestamptz"
+# A move that passes the turn to a person checks that player's presence: their position and the cut-off.
+_AT_TABLE_TYPES = "integer, timestamptz"
+_TYPES |= {
+    "known": f"{_KNOWN_UPDATE_TYPES}, {_KNOWN_INSERT_TYPES}",
+    "known_passed": f"{_KNOWN_UPDATE_TYPES}, {_AT_TABLE_TYPES}, {_KNOWN_INSERT_TYPES}",
+}
+
+
+def _texts(member: str, present_p: str, present_s: str) -> dict[str, str]:
+    """The statements' SQL, given the rules they share with the ORM as SQL: ``member``, whether the
+    user (its %s) may act in game ``g`` as far as its group is concerned; ``present_p`` and
+    ``present_s``, whether the player of seat ``p`` (``s``) is at the table since a cut-off (its %s)."""
+    game_select = f"SELECT {_GAME_SELECT}, {_SAME} FROM games_game g WHERE g.id = %s"  # noqa: S608
+    mover = f"""SELECT s.id, s.position,
+  (SELECT a.seq FROM games_action a WHERE a.game_id = g.id AND a.seat_id = s.id AND a.client_id = %s),
+  CASE WHEN {member} THEN 1 ELSE 0 END,
+  (SELECT COALESCE(SUM(1 << p.position), 0) FROM games_seat p WHERE p.game_id = g.id AND {present_p})
+FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id AND s.user_id = %s
+WHERE g.id = %s"""  # noqa: S608 - model tables and compiled conditions, no values
+    # The player to move: when last seen at the table, whether there now, whether there since the turn
+    # began, whether a computer, and who.
+    absence = f"""SELECT s.last_seen, {present_s},
+  s.last_seen >= %s, u.computer, u.id
+FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s AND s.position = %s"""  # noqa: S608
+    texts = {
+        "game": game_select,
+        "mover": mover,
+        "insert": """INSERT INTO games_action
+  (game_id, seq, seat_id, client_id, action, dice, result, created_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
+        "update": "UPDATE games_game SET state = %s, seq = %s, turn_started_at = %s WHERE id = %s",
+        "earlier": (
+            "SELECT seq, action, dice, result, created_at FROM games_action WHERE game_id = %s AND seq = %s"
+        ),
+        "absence": absence,
+        "resign": "UPDATE games_seat SET resigned = %s WHERE id = %s",
+        # Every seat at the game's end, and whether it has played: a computer's always counts as
+        # played; a person's once it made a move of the game (a resignation or a skip is none:
+        # moves.NOT_PLAYED).
+        "seats": """SELECT s.id, s.position, u.computer <> '' OR EXISTS (SELECT 1 FROM games_action a
+    WHERE a.game_id = s.game_id AND a.seat_id = s.id AND a.action->>'type' NOT IN ('resign', 'skip'))
+FROM games_seat s JOIN accounts_user u ON u.id = s.user_id WHERE s.game_id = %s ORDER BY s.position""",
+        "results": "SELECT result FROM games_action WHERE game_id = %s ORDER BY seq",
+        "finish_game": "UPDATE games_game SET status = %s, finished_at = %s WHERE id = %s",
+        "finish_seat": (
+            "UPDATE games_seat SET final_score = %s, winner = %s, resigned = %s, laps = %s, summary = %s "
+            "WHERE id = %s"
+        ),
+    }
+    return texts | {
+        "known": _known_statement(member, None),
+        "known_passed": _known_statement(member, present_p),
+    }
+
+
+def _known_statement(member: str, present_p: str | None) -> str:
+    """A move of a game whose row this process left at a version it knows (games.live.records.Known),
+    in one statement and so in one round trip: the UPDATE writes only if the row is still that version
+    (its xmin, seq and creation; any write to the row makes a new xmin) and the mover's seat, group
+    membership and action id are as the two-round-trip move would find them; every other write of the
+    move takes its rows FROM the updated one, so that nothing at all is written when the row has moved
+    on. It answers the row's new version, or no row (the move is then made again the long way).
+
+    ``present_p`` (a move that passes the turn to a person): it writes only if that player is at the
+    table. One who is not is told of the turn by the apps that handle effects.AbsentPlayerToMove, in
+    the move's transaction, which the long way holds."""
+    at_table = ""
+    if present_p:
+        at_table = f"""
+  AND EXISTS (SELECT 1 FROM games_seat p
+    WHERE p.game_id = g.id AND p.position = %s AND {present_p})"""  # noqa: S608 - compiled, no values
+    update = f"""UPDATE games_game g SET state = %s, seq = %s, turn_started_at = %s
+WHERE g.id = %s AND g.xmin = CAST(%s AS xid) AND g.seq = %s AND g.created_at = %s AND g.status = 'playing'
+  AND EXISTS (SELECT 1 FROM games_seat s
+    WHERE s.id = %s AND s.game_id = g.id AND s.user_id = %s AND s.position = %s)
+  AND {member}
+  AND NOT EXISTS (SELECT 1 FROM games_action a
+    WHERE a.game_id = g.id AND a.seat_id = %s AND a.client_id = %s){at_table}
+RETURNING g.id, CAST(g.xmin AS text) AS version"""  # noqa: S608 - compiled conditions, no values
+    insert = """INSERT INTO games_action
   (game_id, seq, seat_id, client_id, action, dice, result, created_at)
 SELECT moved.id, %s, %s, %s, %s, %s, %s, %s FROM moved"""
-_KNOWN_INSERT_TYPES = "integer, bigint, text, jsonb, jsonb, jsonb, timestamptz"
-
-
-# A move that passes the turn to a person writes on a known row only if that player is at the table: one
-# who is not is told of the turn by the apps that handle effects.AbsentPlayerToMove, in the move's
-# transaction, which the long way holds.
-_AT_TABLE = """
-  AND EXISTS (SELECT 1 FROM games_seat p
-    JOIN games_connection c ON c.game_id = p.game_id AND c.user_id = p.user_id
-    WHERE p.game_id = g.id AND p.position = %s AND c.seen_at >= %s)
-RETURNING"""
-
-
-def _known_statement(at_table: bool) -> tuple[str, str]:
-    update, update_types = _KNOWN_UPDATE, _KNOWN_UPDATE_TYPES
-    if at_table:
-        update = update.replace("\nRETURNING", _AT_TABLE, 1)
-        update_types += ", integer, timestamptz"
-    parts = [f"moved AS ({update})", f"logged AS ({_KNOWN_INSERT})"]
-    types = f"{update_types}, {_KNOWN_INSERT_TYPES}"
-    return "WITH " + ",\n".join(parts) + "\nSELECT version FROM moved", types
-
-
-_STATEMENTS |= {"known": _known_statement(False), "known_passed": _known_statement(True)}
+    return f"WITH moved AS ({update}),\nlogged AS ({insert})\nSELECT version FROM moved"
 
 
 @cache
 def statements() -> dict[str, tuple[str, str | None]]:
     """name: (SQL, the PostgreSQL types of its parameters if it is prepared), once the apps are ready
-    (the membership table is the groups app's; without it, no game has a group to be a member of)."""
-    table = access.membership_table()
-    # A stand-in that is never read: without the groups app no game has a group (group_id IS NULL).
-    membership = table or "(SELECT 0 AS group_id, 0 AS user_id WHERE FALSE)"
-    return {
-        name: (text.replace("{membership}", membership), types) for name, (text, types) in _STATEMENTS.items()
-    }
+    (the membership model is the groups app's, registered with games.access when it starts)."""
+    texts = _texts(
+        member=access.may_act_as_member_sql("g.group_id"),
+        present_p=seen.at_table_sql(game="p.game_id", user="p.user_id"),
+        present_s=seen.at_table_sql(game="s.game_id", user="s.user_id"),
+    )
+    return {name: (text, _TYPES[name]) for name, text in texts.items()}
 
 
 def sql(name: str) -> str:
@@ -176,9 +184,8 @@ def sql(name: str) -> str:
     text = statements()[name][0]
     if name == "game" and connection.features.has_select_for_update:
         text += LOCK_CLAUSE
-    if connection.vendor != "postgresql":  # SQLite keeps UUIDs and JSON as text, and has no xmin
-        text = text.replace(" AS uuid)", " AS text)").replace(" AS jsonb)", " AS text)")
-        text = text.replace(" RETURNING CAST(xmin AS text)", "")
+    if name == "update" and connection.vendor == "postgresql":
+        text += _VERSION
     return text
 
 
@@ -193,13 +200,14 @@ def _numbered(text: str) -> str:
 # move, which takes about 40 % off its CPU per move (docs/BENCHMARKS.md). They are still sent as one
 # string per round trip with the values inlined (EXECUTE name('...', ...)), which costs the Python side
 # less than the extended protocol's pipeline.
-PREPARED = {name: f"dicehall_{name}" for name, (_, types) in _STATEMENTS.items() if types}
+PREPARED = {name: f"dicehall_{name}" for name, types in _TYPES.items() if types}
 
 
 def prepare_sql() -> str:
     """The PREPARE statements of a connection of the move pool."""
     return ";\n".join(
-        f"PREPARE {PREPARED[name]}({types}) AS " + _numbered(text + (LOCK_CLAUSE if name == "game" else ""))
+        f"PREPARE {PREPARED[name]}({types}) AS "
+        + _numbered(text + {"game": LOCK_CLAUSE, "update": _VERSION}.get(name, ""))
         for name, (text, types) in statements().items()
         if types
     )

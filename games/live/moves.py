@@ -31,10 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -42,7 +40,7 @@ from django.utils.translation import gettext_lazy as _
 from games import effects, i18n, rules
 from games.computers.players import is_computer_name
 from games.errors import BadRequest, Conflict, Forbidden, InvalidAction, NotFound
-from games.live import broadcast, move_sql
+from games.live import broadcast, move_sql, seen
 from games.live.broadcast import encode
 from games.live.dice_source import RecordingDice, give_back
 from games.live.records import Known, Logged, Mover
@@ -138,7 +136,7 @@ def _long_way(
 ) -> Decision:
     """The move decided on the game's row as read, locked, in this transaction."""
     now = timezone.now()
-    fresh = move_sql.to_datetime(now - timedelta(seconds=settings.PRESENCE_TIMEOUT))
+    fresh = move_sql.to_datetime(seen.cutoff(now))
     game_rows, mover_rows = yield Batch(
         [
             ("game", move_sql.game_params(game_id, known)),
@@ -175,7 +173,7 @@ def _long_way(
     if action["type"] == "resign":
         writes.append(("resign", [True, seat.pk]))
     if ended:
-        writes += yield from _finish(game, state, now, logged.result)
+        writes += yield from _finish(game, state, now, logged)
     event = event_payload(game, logged, seat)
     state_json = encode(game.state)
     insert, update = move_sql.write_params(logged, state_json)
@@ -212,8 +210,7 @@ def _known_move(known: Known, game: Game, mover: Mover, client_id: str, action: 
     guard = [mover.pk, mover.user.pk, mover.position, client_id]
     at_table = None
     if passed:
-        fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
-        at_table = [_position(game, state), move_sql.to_datetime(fresh)]
+        at_table = [_position(game, state), move_sql.to_datetime(seen.cutoff(now))]
     params = move_sql.known_params(known, update, insert, guard, at_table)
     name = "known_passed" if passed else "known"
     (rows,) = yield Batch([(name, params)], begin=True, last=True)
@@ -307,7 +304,7 @@ def _check_absent(game: Game, sender: Mover, now) -> Decision:
     current = game.engine.current_player(game.state)
     if current is None or current == sender.user.username:
         return  # the engine refuses it: the game is over, or it is the sender's own turn
-    fresh = now - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+    fresh = seen.cutoff(now)
     position = game.state["players"].index(current)
     turn = move_sql.to_datetime(game.turn_started_at or game.started_at or now)
     params = [move_sql.to_datetime(fresh), turn, game.pk, position]
@@ -336,20 +333,39 @@ def _check_absent(game: Game, sender: Mover, now) -> Decision:
         effects.handle([effects.SkipAsked(game, sender.user, current, player_id)])
 
 
-def _finish(game: Game, state: dict, now, last_result: dict) -> Generator[Batch, list, list]:
-    """The writes that end the game: its status, and every seat's score, result and summary.
-    ``last_result`` is the result of the final action, which is not in the log yet."""
+# Actions that are no move of the game: a seat whose only actions are these has not played in it.
+NOT_PLAYED = frozenset({"resign", "skip"})
+
+
+def _finish(game: Game, state: dict, now, last: Logged) -> Generator[Batch, list, list]:
+    """The writes that end the game: its status, and every seat's score, result and summary. ``last``
+    is the final action, which is not in the log yet.
+
+    A game of several seats that ends before every person at it has made a move of the game is
+    aborted (lichess's rule: a game both players have not moved in is aborted, not lost): a
+    resignation at the first turn, or a table its players left at once, says nothing of anyone's play,
+    and would otherwise be a rating, a win and a statistic for the taking. It is decided here, on the
+    log read under the game's lock, so that a resignation and a first move at once are ordered by the
+    lock: whichever came first is in the log the other reads."""
     engine = game.engine
     figures = engine.FIGURES
     statements = [("seats", [game.pk])] + ([("results", [game.pk])] if figures.needs_log else [])
     answers = yield Batch(statements)
-    results = [move_sql.from_json(r) for (r,) in answers[1]] + [last_result] if figures.needs_log else []
+    results = [move_sql.from_json(r) for (r,) in answers[1]] + [last.result] if figures.needs_log else []
     seats = seat_results(engine, state)  # by position: what the finishing order is read from
     players = state["players"]
-    game.status = Game.Status.ABANDONED if all(s["resigned"] for s in seats) else Game.Status.FINISHED
+    played = {position for _, position, has_played in answers[0] if has_played}
+    if last.action["type"] not in NOT_PLAYED:
+        played.add(last.seat.position)
+    if len(played) < len(answers[0]) and game.abortable:
+        game.status = Game.Status.ABORTED
+    elif all(s["resigned"] for s in seats):
+        game.status = Game.Status.ABANDONED
+    else:
+        game.status = Game.Status.FINISHED
     game.finished_at = now
     writes = [("finish_game", [game.status, move_sql.to_datetime(now), game.pk])]
-    for seat_pk, position in answers[0]:
+    for seat_pk, position, _played in answers[0]:
         summary = encode(figures.summary(state, players[position], results))
         seat = seats[position]
         outcome = [seat["final_score"], seat["winner"], seat["resigned"], seat["laps"], summary]

@@ -4,19 +4,27 @@ sockets open that is hundreds of pings a second, and one transaction each was mo
 socket cost the server (docs/BENCHMARKS.md). So the pings a process hears are written
 together, at most FLUSH_EVERY seconds later, in one transaction. Presence is judged over
 PRESENCE_TIMEOUT (75 s): a second's delay changes nothing, and a ping lost with a crashed process is
-made good by the next one."""
+made good by the next one.
+
+Who is at a game's table (a socket of theirs on the game that pinged within PRESENCE_TIMEOUT) is defined
+here once, with its cut-off, as the ORM's queries read it (``connections``, ``at_table``) and as the
+move's hand-written statements read it (``at_table_sql``, compiled from the same queryset), so that a
+page, the computers' pause and the move never disagree on who is there."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime, timedelta
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Connection, Seat
+from infra.orm_sql import column, exists_sql
 from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)
@@ -89,3 +97,32 @@ def write(channels, users, now=None) -> None:
         if users:
             for writer in _site_writers:
                 writer(users, now)
+
+
+# --- who is at the table -----------------------------------------------------------------------
+
+# A stand-in for the cut-off while the statement's SQL is compiled: the statement passes its own.
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def cutoff(now: datetime | None = None) -> datetime:
+    """The time since which a ping counts: ``now`` (the current time) less PRESENCE_TIMEOUT."""
+    return (now or timezone.now()) - timedelta(seconds=settings.PRESENCE_TIMEOUT)
+
+
+def connections(*, game, since: datetime, user=None):
+    """The sockets that count as at the table of ``game`` (a pk or an expression), of ``user`` if
+    given (a user, a pk or an expression), for a cut-off ``since`` (``cutoff()``)."""
+    rows = Connection.objects.filter(game_id=game, seen_at__gte=since)
+    return rows if user is None else rows.filter(user_id=getattr(user, "pk", user))
+
+
+def at_table(*, game, user, since: datetime) -> Exists:
+    """Whether ``user`` is at the table of ``game``: a condition for a query (OuterRef for its rows)."""
+    return Exists(connections(game=game, user=user, since=since))
+
+
+def at_table_sql(*, game: str, user: str) -> str:
+    """``at_table`` as SQL for a hand-written statement whose rows hold the game and the user in the
+    columns ``game`` and ``user`` (``p.game_id``); its one %s is the cut-off."""
+    return exists_sql(connections(game=column(game), user=column(user), since=_ANY_TIME), params=1)

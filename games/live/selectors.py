@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-from django.utils import timezone
-
-from games.models import Action, Connection, Game, Seat
+from games.live import seen
+from games.models import Action, Game, Seat
 from games.results.highscores import personal_bests
 
 if TYPE_CHECKING:
@@ -18,9 +15,8 @@ RECENT_EVENTS = 40
 
 
 def connected_usernames(game_id: int) -> list[str]:
-    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT)
     names = (
-        Connection.objects.filter(game_id=game_id, seen_at__gte=fresh)
+        seen.connections(game=game_id, since=seen.cutoff())
         .values_list("user__username", flat=True)
         .distinct()
     )

@@ -14,9 +14,7 @@ from games.results.places import places
 def finished_games(
     player, viewer, *, kind: str | None = None, group_id: int | None = None, period: str = "all"
 ):
-    qs: QuerySet = Game.objects.filter(
-        seats__user=player, status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
-    )
+    qs: QuerySet = Game.objects.filter(seats__user=player, status__in=Game.OVER)
     # The player's own list too: a game of a group they were removed from is no longer theirs to open.
     qs = qs.filter(watchable(viewer))
     if kind:

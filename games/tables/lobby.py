@@ -32,9 +32,12 @@ def open_games_for(user) -> QuerySet:
     """Tables still taking players that this user may join: public ones and their groups' ones."""
     return (
         _with_seats(
-            Game.objects.filter(watchable(user), status=Game.Status.OPEN).filter(
+            Game.objects.filter(watchable(user), status=Game.Status.OPEN)
+            .filter(
                 Q(reserved_for__isnull=True) | Q(reserved_for=user)  # a challenge's: its player's alone
             )
+            # A "Play again" table: the players of the game before it alone.
+            .filter(Q(rematch_of__isnull=True) | Q(rematch_of__seats__user=user))
         )
         .annotate(taken=Count("seats", distinct=True))
         .order_by("-created_at")[:50]
@@ -48,7 +51,7 @@ def my_games(user, finished: bool = True) -> dict:
     mine = Game.objects.filter(seats__user=user)
     if not finished:
         return {"your_turn": list(games_waiting_for(user)), "playing": _playing(mine, user)}
-    ended = mine.filter(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
+    ended = mine.filter(status__in=Game.OVER)
     cancelled = Q(status=Game.Status.ABANDONED, started_at__isnull=True)
     return {
         "your_turn": list(games_waiting_for(user)),

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import effects, fair_dice, fair_seeds, rules
+from games import access, effects, fair_dice, fair_seeds, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
@@ -31,7 +32,7 @@ from games.rules import declare
 
 
 def _check_member(group, user) -> None:
-    if group is not None and not group.memberships.filter(user=user).exists():
+    if not access.is_member(group.pk if group is not None else None, user):
         raise Forbidden(_("Only members of this group can play its games."))
 
 
@@ -160,6 +161,8 @@ def _check_host_of_open(game: Game, user) -> None:
         raise Forbidden(_("Only the player who created the game can seat computer players."))
     if game.status != Game.Status.OPEN:
         raise Conflict(_("This game has already started."))
+    if game.reserved_for_id is not None:
+        raise Conflict(_("A challenge's other seat is kept for the challenged player."))
 
 
 def game_add_computer(*, game_id: int, user, strength: str) -> Seat:
@@ -193,6 +196,26 @@ def game_remove_computer(*, game_id: int, user, username: str) -> None:
         _announce_lobby(game)
 
 
+# Checks of who may sit at one table with whom: an app names one in its AppConfig.ready (pairing's
+# blocks: a blocked pair never sits together, whoever blocked whom). A check takes the player and the
+# people already seated and answers why not (a sentence), or None.
+_seating_refusals: list[Callable] = []
+
+
+def refuse_seating(check: Callable) -> None:
+    """Refuse a seat to the players ``check`` answers a sentence for (once, however often named)."""
+    if check not in _seating_refusals:
+        _seating_refusals.append(check)
+
+
+def seating_refusal(user, others: Sequence) -> Any:
+    """Why ``user`` may not sit at one table with the people ``others``, or None."""
+    people = [o for o in others if o.pk != user.pk and not o.computer]
+    if not people:
+        return None
+    return next((why for why in (check(user, people) for check in _seating_refusals) if why), None)
+
+
 def _locked(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
@@ -200,7 +223,13 @@ def _locked(game_id: int) -> Game:
         raise NotFound(_("There is no such game.")) from None
 
 
-def game_join(*, game_id: int, user) -> Seat:
+def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
+    """A seat at an open table. A "Play again" table takes the players of the game before it alone, a
+    challenge's the challenged player alone; both start once every seat is taken (the challenge is
+    accepted). Nobody sits with a player an app refuses them (``refuse_seating``: a block).
+    ``client_seed``: the seed the player's page made (docs/fair-dice.md), taken with the seat."""
+    if client_seed and not fair_dice.valid_client_seed(client_seed):
+        _bad_seed()
     with transaction.atomic():
         game = _locked(game_id)
         if not can_watch(game, user):
@@ -212,13 +241,27 @@ def game_join(*, game_id: int, user) -> Seat:
             raise Conflict(_("This game has already started."))
         if game.reserved_for_id is not None and game.reserved_for_id != user.pk:
             raise Forbidden(_("This seat is kept for the player who was challenged."))
+        if (
+            game.rematch_of_id is not None
+            and not Seat.objects.filter(game_id=game.rematch_of_id, user=user).exists()
+        ):
+            raise Forbidden(_("This table is kept for the players of the game before it."))
         _check_member(game.group, user)
-        taken = list(game.seats.values_list("position", flat=True))
+        seated = list(game.seats.select_related("user"))
+        if (why := seating_refusal(user, [s.user for s in seated])) is not None:
+            raise Forbidden(why)
+        taken = [s.position for s in seated]
         if len(taken) >= game.max_seats:
             raise Conflict(_("This game is full."))
         position = next(p for p in range(game.max_seats) if p not in taken)
-        seat = Seat.objects.create(game=game, user=user, position=position)
-        _announce_lobby(game)
+        seat = Seat.objects.create(
+            game=game, user=user, position=position, **({"client_seed": client_seed} if client_seed else {})
+        )
+        asked = game.rematch_of_id is not None or game.reserved_for_id == user.pk
+        if asked and len(taken) + 1 == game.max_seats:
+            _start(game, by=user)  # everyone asked is in (a challenge accepted): the game begins
+        else:
+            _announce_lobby(game)
     return seat
 
 
@@ -239,6 +282,41 @@ def game_leave(*, game_id: int, user) -> None:
             seat.delete()
             _close_gaps(game)
         _announce_lobby(game)
+
+
+def _cancel(game: Game) -> None:
+    """The open table is given up before it started (a cancelled game: never played)."""
+    game.status = Game.Status.ABANDONED
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "finished_at"])
+    _announce_lobby(game)
+
+
+def game_decline(*, game_id: int, user) -> Game:
+    """The player a table is kept for (a challenge's) declines it: the table is cancelled."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.reserved_for_id != user.pk:
+            raise Forbidden(_("Only the challenged player can decline a challenge."))
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("This challenge is no longer open."))
+        _cancel(game)
+    return game
+
+
+def game_cancel_unanswered(*, game_id: int, created_before) -> Game | None:
+    """Cancel a table kept for a player (a challenge's) who has not taken it, if it was made before
+    ``created_before``; None when there was nothing to cancel (taken, withdrawn, declined, younger)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if (
+            game.status != Game.Status.OPEN
+            or game.reserved_for_id is None
+            or game.created_at > created_before
+        ):
+            return None
+        _cancel(game)
+    return game
 
 
 def _bad_seed():
@@ -288,6 +366,10 @@ def game_start(*, game_id: int, user) -> Game:
             raise Forbidden(_("Only the player who created the game can start it."))
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."))
+        if game.reserved_for_id is not None:
+            # A challenge is the challenged player's to accept: started alone it was the
+            # challenger's solo game, and the challenged player's notice led to one she could only watch.
+            raise Conflict(_("A challenge starts when the challenged player accepts it."))
         if game.seats.count() < game.engine.min_players:
             raise Conflict(_("Not enough players to start."))
         _start(game, by=user)
@@ -337,12 +419,16 @@ def _next_private(old: Game) -> bool:
 
 
 def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
-    """A new game of the same kind, options, pace, group and seats (same order), started at once; the
-    one already made if another player pressed first. In a group's game only those still members of
-    the group (and the computer players) sit at the next table; a deleted group's players play on
-    among themselves, as privately. Its dice: the server seed the game before committed to, and each
-    player's seed their page sent once that game was over (``client_seed``: the presser's, with the
-    press), or the seed they played the game before with if none came (docs/fair-dice.md)."""
+    """The next game of the same kind, options, pace, group and rating: a table with the presser seated
+    and the computer players of the game before, to which its other people are invited (a notice and
+    a push message: effects.InvitedToTable) and which each takes a seat at by pressing too; it starts
+    once every seat is taken (or when its creator starts it). Nobody is seated without asking, nor
+    invited to sit with a player an app refuses them (``refuse_seating``: a block, either way round);
+    in a group's game only those still members of the group are asked. A second press (another
+    player's, or a second tab's) finds the table the first made: one next game per game. Its dice: the
+    server seed the game before committed to, and each player's seed their page sent once that game was
+    over (``client_seed``: the presser's, with the press), or the seed they played it with if none came
+    (docs/fair-dice.md)."""
     if client_seed and Seat.objects.filter(game_id=game_id, user=user).exists():
         with contextlib.suppress(Conflict):  # the next game exists already: the press joins it
             seat_set_client_seed(game_id=game_id, user=user, seed=client_seed)
@@ -351,22 +437,35 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
         if not can_watch(old, user):
             raise NotFound(_("There is no such game."))
         seats = list(old.seats.select_related("user").order_by("position"))
-        if not any(s.user_id == user.pk for s in seats):
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
             raise Forbidden(_("Only the players of this game can start the next one."))
-        if old.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        if old.status not in Game.OVER:
             raise Conflict(_("This game is not over yet."))
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
+            if existing.status == Game.Status.OPEN and not existing.seats.filter(user=user).exists():
+                game_join(
+                    game_id=existing.pk, user=user, client_seed=mine.next_client_seed or mine.client_seed
+                )
+                existing.refresh_from_db()
             return existing
         if old.group_id is not None:
-            members = set(old.group.memberships.values_list("user_id", flat=True))
+            members = access.member_ids(old.group_id)
             seats = [s for s in seats if s.user.computer or s.user_id in members]
-        if len(seats) < old.engine.min_players:
-            raise Conflict(_("Not enough players to start."))
+        computers = [s for s in seats if s.user.computer]
+        asked = [
+            s
+            for s in seats
+            if not s.user.computer and s.user_id != user.pk and seating_refusal(s.user, [user]) is None
+        ]
+        size = 1 + len(computers) + len(asked)
+        if size < old.engine.min_players or (old.max_seats > 1 and size < 2):
+            raise Conflict(_("Nobody from this table can play again with you."))
         new = Game.objects.create(
             kind=old.kind,
             options=old.options,
-            max_seats=len(seats),
+            max_seats=size,
             group=old.group,
             private=_next_private(old),
             creator=user,
@@ -376,12 +475,17 @@ def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:
             rematch_of=old,
             **({"server_seed": old.next_server_seed} if old.next_server_seed else {}),
         )
-        # The next game starts at once, with the seeds sent for it or, failing those, the last game's.
-        for position, seat in enumerate(seats):
+        # The seeds sent for the next game or, failing those, the last game's.
+        for position, seat in enumerate(s for s in seats if s.user.computer or s.user_id == user.pk):
             seed = seat.next_client_seed or seat.client_seed
             Seat.objects.create(game=new, user=seat.user, position=position, client_seed=seed)
-        _start(new, by=user)
-        send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username})
+        if not asked:
+            _start(new, by=user)  # the presser and computers: nobody to wait for
+        else:
+            effects.handle([effects.InvitedToTable(new, s.user, user) for s in asked])
+            _announce_lobby(new)
+        invited = [s.user.username for s in asked]
+        send_on_commit(old.pk, {"type": "next_game", "game": new.pk, "by": user.username, "invited": invited})
     return new
 
 

@@ -357,8 +357,13 @@ def test_waiting_room_follows_joins_and_the_start(make_user, play):
 def test_resign_game_over_and_play_again(make_user, play, dice, shot):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game("farkle", ann, bob, options={"goal": 3000})
-    dice([1, 1, 1, 1, 1, 5], [1, 2, 3, 4, 6, 6])
+    # Each plays a turn that scores nothing first: a resignation before bob has moved would abort it.
+    dice([2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6], [1, 1, 1, 1, 1, 5], [1, 2, 3, 4, 6, 6])
     p1, p2 = play(ann, game), play(bob, game)
+    p1.click("#roll-button")
+    expect(p2.locator("#roll-button")).to_be_enabled()
+    p2.click("#roll-button")
+    expect(p1.locator("#roll-button")).to_be_enabled()
     p1.click("#roll-button")
     for n in range(1, 7):
         die(p1, n).click()
@@ -378,19 +383,42 @@ def test_resign_game_over_and_play_again(make_user, play, dice, shot):
     p2.click("#resign-button")
     expect(p2.locator("#g-actions")).to_contain_text("Resign from this game?")
     p2.click("#resign-confirm")
-    expect(p1.locator("#g-end .verdict")).to_have_text("You win with 10150 points after 1 lap!")
-    expect(p2.locator("#g-end .verdict")).to_have_text("ann wins with 10150 points after 1 lap!")
+    expect(p1.locator("#g-end .verdict")).to_have_text("You win with 10150 points after 2 laps!")
+    expect(p2.locator("#g-end .verdict")).to_have_text("ann wins with 10150 points after 2 laps!")
     screens(p2, shot, "game-over")
     expect(p2.locator("#replay-link")).to_have_attribute("href", f"/games/{game.pk}/replay/")
 
+    # Play again seats the presser and asks the others: bob's press takes his seat, and it starts.
     p1.click("#play-again")
     expect(p1).not_to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(p1.locator("#g-turn")).to_contain_text("Your turn")
+    expect(p1.locator("#waiting-room")).to_be_visible()
     link = p2.locator("#next-game-link")
     expect(link).to_have_attribute("href", re.compile(r"^/games/\d+/$"))
-    link.click()
+    expect(link.locator("xpath=..")).to_contain_text("ann asks for another game")
+    p2.click("#play-again")
     expect(p2).to_have_url(p1.url)
     expect(p2.locator("#g-turn")).to_contain_text("ann's turn")
+    expect(p1.locator("#g-turn")).to_contain_text("Your turn")
+
+
+def test_a_resignation_before_everyone_moved_aborts_the_game(make_user, play, shot):
+    """The end panel says the game was aborted, not who won: nothing is rated or counted."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game("farkle", ann, bob, options={"goal": 3000})
+    p1, p2 = play(ann, game), play(bob, game, 390, 844)
+    p2.click("#resign-button")
+    p2.click("#resign-confirm")
+    for page in (p1, p2):
+        expect(page.locator("#g-end-title")).to_have_text("Game aborted")
+        expect(page.locator("#g-end .verdict")).to_have_text(
+            "The game ended before every player had made a move: it is not rated and counts in no statistics."
+        )
+        expect(page.locator("#g-end")).not_to_contain_text("wins")
+        expect(page.locator("#g-players")).not_to_contain_text("winner")
+    shot(p1, "game-aborted-1280-light")
+    p2.emulate_media(color_scheme="dark")
+    shot(p2, "game-aborted-390-dark")
+    assert off_loop(lambda: Game.objects.get(pk=game.pk).status) == Game.Status.ABORTED
 
 
 def test_skip_the_turn_of_an_absent_player(make_user, play):

@@ -49,7 +49,13 @@ def ann(db):
 def against_the_expert(user) -> Game:
     return off_loop(
         lambda: services.game_create(
-            creator=user, kind="farkle", options={"goal": 3000}, seats=2, computers=1, strength="expert"
+            creator=user,
+            kind="farkle",
+            options={"goal": 3000},
+            seats=2,
+            computers=1,
+            strength="expert",
+            rated=False,  # a rated game gives no hint
         )
     )
 

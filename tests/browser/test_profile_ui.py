@@ -102,12 +102,25 @@ def test_a_challenge_and_a_block_from_the_profile(open_as, world, device, size, 
     page.get_by_label("Pace", exact=True).select_option("days-1")
     page.get_by_role("button", name="Challenge", exact=True).click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(page.locator(".messages")).to_contain_text("ann is invited")
+    expect(page.locator(".messages")).to_contain_text("ann is challenged")
     game = Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url)[1]))
     assert game.options["goal"] == 3000 and game.pace == "days" and game.creator == bob
     assert Notice.objects.filter(user=ann, url=game.get_absolute_url()).exists()
     assert not axe_violations(page)
+    # The challenger waits for the answer: no start, no computer, no invitation link to pass on.
+    expect(page.locator("#challenge-waiting")).to_contain_text("Waiting for ann to accept your challenge")
+    for absent in ("#start-button", "#add-computer", "#invite-link"):
+        expect(page.locator(absent)).to_have_count(0)
+    expect(page.locator("#withdraw-button")).to_be_visible()
     shoot(page, f"challenged-{size}-{scheme}")
+    # ann's notice leads to a table she can accept or decline.
+    hers = open_as(ann, device, scheme)
+    hers.goto(game.get_absolute_url())
+    expect(hers.locator("#challenge")).to_contain_text("bob challenges you to play Farkle (3000)")
+    expect(hers.locator("#accept-button")).to_be_visible()
+    expect(hers.locator("#decline-button")).to_be_visible()
+    assert not axe_violations(hers) and no_sideways_scroll(hers)
+    shoot(hers, f"challenge-answer-{size}-{scheme}")
 
     page.goto("/players/ann/")
     page.once("dialog", lambda dialog: dialog.accept())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from coach.hints import REFUSED
+from coach.hints import RATED, REFUSED
 from games.bots.farkle_expert import expected_turn
 from tests.games.sockets import Client, new_table
 
@@ -27,7 +27,7 @@ async def ask(client: Client) -> dict:
 
 async def test_a_hint_against_a_computer_goes_to_the_asker_alone(people, scripted_dice):
     ann, _, cid, robot = people
-    game = await new_table(ann, [robot], "farkle", {"goal": 3000})
+    game = await new_table(ann, [robot], "farkle", {"goal": 3000}, rated=False)
     scripted_dice([1, 1, 1, 5, 2, 3])
     a, other_tab, watcher = Client(ann, game.pk), Client(ann, game.pk), Client(cid, game.pk)
     for client in (a, other_tab, watcher):
@@ -82,9 +82,29 @@ async def test_a_hint_is_refused_with_another_person_at_the_table(people, script
     await b.close()
 
 
+async def test_a_rated_game_against_a_computer_gives_no_hint(people, scripted_dice):
+    """A rating won with the expert's moves would be the expert's: the socket refuses, and only the
+    asker hears it; the other tab and a spectator hear nothing of it."""
+    ann, _, cid, robot = people
+    game = await new_table(ann, [robot], "farkle", {"goal": 3000})  # rated, as tables are by default
+    scripted_dice([1, 1, 1, 5, 2, 3])
+    a, other_tab, watcher = Client(ann, game.pk), Client(ann, game.pk), Client(cid, game.pk)
+    for client in (a, other_tab, watcher):
+        await client.open()
+    assert await ask(a) == {"type": "error", "id": None, "code": "forbidden", "message": str(RATED)}
+    await a.act({"type": "roll", "keep": []})
+    assert (await ask(a))["message"] == str(RATED)
+    for client in (other_tab, watcher):
+        await client.until_seq(1)
+        await client.drain()
+        assert not [m for m in client.received if m["type"] in ("hint", "error")], client.user.username
+    for client in (a, other_tab, watcher):
+        await client.close()
+
+
 async def test_a_hint_is_only_for_ones_own_turn(people):
     ann, _, _, robot = people
-    game = await new_table(robot, [ann], "farkle", {"goal": 3000})  # the computer moves first
+    game = await new_table(robot, [ann], "farkle", {"goal": 3000}, rated=False)  # the computer moves first
     a = Client(ann, game.pk)
     await a.open()
     refused = await ask(a)

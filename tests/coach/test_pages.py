@@ -49,10 +49,14 @@ def test_the_hint_button_is_offered_only_without_another_person(make_user, clien
     ann, bob, robot = make_user("ann"), make_user("bob"), make_user("robot", computer="expert")
     client.force_login(ann)
     solo = table(ann)
-    against_computer = table(ann, robot)
-    with_bob = table(ann, bob)
+    against_computer = table(ann, robot, rated=False)
+    rated_against_computer = table(ann, robot)
+    with_bob = table(ann, bob, rated=False)
     assert client.get(solo.get_absolute_url()).context["hint"] is True
     assert client.get(against_computer.get_absolute_url()).context["hint"] is True
     assert client.get(with_bob.get_absolute_url()).context["hint"] is False
+    # A rated game gives no hint (its rating is the player's own play): the page offers no button.
+    page = client.get(rated_against_computer.get_absolute_url())
+    assert page.context["hint"] is False and 'data-hint="false"' in page.content.decode()
     client.force_login(bob)  # watching a solo game: no seat, no hint
     assert client.get(solo.get_absolute_url()).context["hint"] is False

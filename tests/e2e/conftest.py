@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.fixtures import SHOTS
-from tests.browser.helpers import ConsoleWatch, wait_for_disconnects
+from tests.browser.helpers import ConsoleWatch, off_loop, wait_for_disconnects
 from tests.e2e.axe import check_axe
 
 E2E_SHOTS = SHOTS / "e2e"
@@ -97,3 +97,43 @@ def snap(request):
         return path
 
     return take
+
+
+@pytest.fixture
+def served(dice_script, settings):
+    """served(game_path, [(username, action), ...]): moves made by the game core's own service
+    (games.tables.services.game_apply_action), one transaction each, with the same scripted dice as the
+    served site; a journey uses it to reach the moment it is about, then clicks what a player clicks
+    there. The rules of each of those turns are the engine's and the conformance tests' to prove.
+
+    The open pages leave the game while the services play (or their sockets would draw every move) and
+    come back to it afterwards: they load the position the services made, whichever channel layer is in
+    use (the in-memory one does not reach the server process)."""
+    settings.DICE_SOURCE = "scripted"
+    settings.DICE_SCRIPT_PATH = str(dice_script)
+    numbers = itertools.count(1)  # a move's client id is its idempotency key: never the same twice
+
+    def apply(game_path: str, moves, *pages: Page) -> None:
+        from django.contrib.auth import get_user_model
+
+        from games.tables import services
+
+        game_id = int(re.search(r"/games/(\d+)/", game_path)[1])
+
+        def play():
+            users = {
+                u.username: u for u in get_user_model().objects.filter(username__in={m[0] for m in moves})
+            }
+            for username, action in moves:
+                services.game_apply_action(
+                    game_id=game_id, user=users[username], client_id=f"served-{next(numbers)}", action=action
+                )
+
+        for page in pages:
+            page.goto("about:blank")
+        off_loop(play)
+        for page in pages:
+            page.goto(game_path)
+            expect(page.locator("#game-root")).to_have_attribute("data-conn", "open")
+
+    return apply

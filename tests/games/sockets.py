@@ -70,8 +70,10 @@ class Client:
 
 
 @database_sync_to_async
-def new_table(creator, others, kind, options=None) -> Game:
-    game = services.game_create(creator=creator, kind=kind, options=options, seats=1 + len(others))
+def new_table(creator, others, kind, options=None, rated=True) -> Game:
+    game = services.game_create(
+        creator=creator, kind=kind, options=options, seats=1 + len(others), rated=rated
+    )
     for other in others:
         services.game_join(game_id=game.pk, user=other)
     if others:

@@ -121,9 +121,9 @@ def test_the_next_games_seed_is_committed_from_the_creation_and_its_seeds_come_a
     new = services.game_play_again(game_id=game.pk, user=ann, client_seed="anns-next")
     assert new.fair_dice_info()["commitment"] == committed
     assert new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
-    assert new.client_seeds == ["anns-next", "bobs-next"]
     assert new.next_server_seed not in (new.server_seed, game.server_seed)
-    # Once the next game exists, a seed for it is ignored; pressing again joins the same game.
+    # Once the next game exists, a seed for it from the game before is ignored; bob's press takes his
+    # seat with the seed he sent once the game was over, and the game starts.
     services.seat_set_client_seed(game_id=game.pk, user=bob, seed="too-late")
     assert services.game_play_again(game_id=game.pk, user=bob, client_seed="later").pk == new.pk
     assert Game.objects.get(pk=new.pk).client_seeds == ["anns-next", "bobs-next"]
@@ -133,7 +133,9 @@ def test_a_player_whose_page_sent_no_seed_keeps_the_last_one(make_user):
     game, ann, bob = ended_table(make_user)
     services.game_apply_action(game_id=game.pk, user=ann, client_id="r", action={"type": "resign"})
     new = services.game_play_again(game_id=game.pk, user=bob)
-    assert new.client_seeds[0] == "anns-seed"
+    services.game_play_again(game_id=game.pk, user=ann)  # ann's press seats her: the game starts
+    new.refresh_from_db()
+    assert new.client_seeds[1] == "anns-seed"
     assert new.server_seed == Game.objects.get(pk=game.pk).next_server_seed
 
 
@@ -144,8 +146,10 @@ def test_an_older_game_without_a_next_seed_draws_one_for_its_next_game(make_user
     services.seat_set_client_seed(game_id=game.pk, user=bob, seed="ignored")
     assert Game.objects.get(pk=game.pk).fair_dice_info()["next_commitment"] is None
     new = services.game_play_again(game_id=game.pk, user=bob)
-    assert new.client_seeds[0] == "anns-seed" and len(new.server_seed) == 64
-    assert new.client_seeds[1] == Seat.objects.get(game=game, user=bob).client_seed
+    services.game_play_again(game_id=game.pk, user=ann)
+    new.refresh_from_db()
+    assert new.client_seeds[1] == "anns-seed" and len(new.server_seed) == 64
+    assert new.client_seeds[0] == Seat.objects.get(game=game, user=bob).client_seed
 
 
 def test_the_play_again_form_brings_the_pressers_seed(make_user, client):
@@ -155,7 +159,7 @@ def test_the_play_again_form_brings_the_pressers_seed(make_user, client):
     response = client.post(f"/games/{game.pk}/again/", {"client_seed": "bob_pressed"})
     new = Game.objects.get(rematch_of=game)
     assert response.status_code == 302 and response["Location"] == f"/games/{new.pk}/"
-    assert new.client_seeds[1] == "bob_pressed"
+    assert Seat.objects.get(game=new, user=bob).client_seed == "bob_pressed"
     bad = client.post(f"/games/{game.pk}/again/", {"client_seed": "not a seed"})
     assert bad.status_code == 302  # back to the game with the reason
 

@@ -24,8 +24,10 @@ def cid(make_user):
     return make_user("cid")
 
 
-def table(creator, *others, kind="farkle", options=None):
-    game = services.game_create(creator=creator, kind=kind, options=options, seats=1 + len(others))
+def table(creator, *others, kind="farkle", options=None, rated=True):
+    game = services.game_create(
+        creator=creator, kind=kind, options=options, seats=1 + len(others), rated=rated
+    )
     for other in others:
         services.game_join(game_id=game.pk, user=other)
     if others:
@@ -265,14 +267,16 @@ def test_replay_check_detects_tampering(ann, scripted_dice):
 
 def test_resign_goes_on_for_the_others_and_the_last_one_standing_wins(ann, bob, cid, scripted_dice):
     game = table(ann, bob, cid, kind="farkle", options={"goal": 3000})
+    scripted_dice([2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6])
+    act(game, ann, {"type": "roll", "keep": []})  # Farkle: everyone plays a turn first (none aborts)
+    act(game, bob, {"type": "roll", "keep": []})
     act(game, bob, {"type": "resign"})
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
     assert Seat.objects.get(game=game, user=bob).resigned
-    scripted_dice([2, 2, 3, 4, 6, 6])
-    act(game, ann, {"type": "roll", "keep": []})  # Farkle: cid is next, bob is skipped
+    act(game, cid, {"type": "roll", "keep": []})  # Farkle: ann is next, bob is skipped
     game.refresh_from_db()
-    assert game.state["current"] == "cid"
+    assert game.state["current"] == "ann"
     with pytest.raises(InvalidAction):
         act(game, bob, {"type": "roll", "keep": []})
     act(game, ann, {"type": "resign"})  # RULINGS: only cid is left, so the game ends and cid wins
@@ -320,16 +324,21 @@ def test_skip_refused_while_the_player_is_connected(ann, bob):
     act(game, bob, {"type": "skip"})
 
 
-def test_play_again_copies_the_seats_and_starts(ann, bob):
+def test_play_again_seats_the_presser_and_invites_the_others(ann, bob):
     game = table(ann, bob, kind="farkle", options={"goal": 3000})
     with pytest.raises(Conflict):
         services.game_play_again(game_id=game.pk, user=ann)
     act(game, ann, {"type": "resign"})  # bob is left alone: the game is over
     new = services.game_play_again(game_id=game.pk, user=bob)
     assert new.pk != game.pk
-    assert new.status == Game.Status.PLAYING
+    assert new.status == Game.Status.OPEN and new.max_seats == 2
     assert new.options == {"goal": 3000, "dice": 6}
-    assert new.state["players"] == ["ann", "bob"]
+    assert [s.user for s in new.seats.all()] == [bob]  # ann was asked, not seated
+    # ann's press takes the seat kept for her, and the game starts with both.
+    assert services.game_play_again(game_id=game.pk, user=ann).pk == new.pk
+    new.refresh_from_db()
+    assert new.status == Game.Status.PLAYING
+    assert new.state["players"] == ["bob", "ann"]
 
 
 def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
@@ -340,3 +349,4 @@ def test_play_again_pressed_by_two_players_makes_one_next_game(ann, bob):
     assert second.pk == first.pk
     assert Game.objects.filter(rematch_of=game).count() == 1
     assert Game.objects.count() == 2
+    assert services.game_play_again(game_id=game.pk, user=ann).pk == first.pk  # a second tab

@@ -69,6 +69,22 @@ def farkle_game(ann, bob, scripted_dice, group=None) -> Game:
     return game
 
 
+FARKLE = [2, 2, 3, 4, 6, 6]  # nothing scores: the turn ends with no points
+
+
+def first_turns(game, scripted_dice, *users) -> None:
+    """Each of ``users``, in turn, plays a first turn (Farkle: a roll that scores nothing; Painted
+    DiceZ: a rainbow straight scored as ones, 1 point), so that a resignation no longer aborts the game."""
+    for user in users:
+        if game.kind == "farkle":
+            scripted_dice(FARKLE)
+            act(game, user, {"type": "roll", "keep": []})
+        else:
+            scripted_dice(RAINBOW_STRAIGHT)
+            act(game, user, {"type": "roll", "hold": []})
+            act(game, user, {"type": "score", "box": "ones"})
+
+
 def farkle_solo(user, rolls_and_actions, scripted_dice) -> Game:
     game = services.game_create(creator=user, kind="farkle", options={"goal": 3000}, seats=1)
     for roll, action in rolls_and_actions:
@@ -176,6 +192,7 @@ def test_the_last_one_standing_wins_but_enters_no_high_score_list(ann, bob, scri
         game = services.game_create(creator=ann, kind=kind, options=options, seats=2)
         services.game_join(game_id=game.pk, user=bob)
         services.game_start(game_id=game.pk, user=ann)
+        first_turns(game, scripted_dice, ann, bob)
         act(game, ann, {"type": "resign"})
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
@@ -242,6 +259,7 @@ def test_head_to_head_in_a_group(ann, bob, make_user, scripted_dice):
     resigned = services.game_create(creator=cid, kind="farkle", options={"goal": 3000}, seats=2, group=group)
     services.game_join(game_id=resigned.pk, user=bob)
     services.game_start(game_id=resigned.pk, user=cid)
+    first_turns(resigned, scripted_dice, cid, bob)
     act(resigned, cid, {"type": "resign"})  # cid resigns: bob, the last one standing, wins
     farkle_game(ann, bob, scripted_dice)  # outside the group: not counted
     assert head_to_head(group) == [
@@ -263,6 +281,7 @@ def test_the_group_page_shows_the_viewers_own_records_and_a_page_every_pair(
     resigned = services.game_create(creator=cid, kind="farkle", options={"goal": 3000}, seats=2, group=group)
     services.game_join(game_id=resigned.pk, user=bob)
     services.game_start(game_id=resigned.pk, user=cid)
+    first_turns(resigned, scripted_dice, cid, bob)
     act(resigned, cid, {"type": "resign"})  # bob beats cid
     assert records_of(group, cid) == [
         {"a": "cid", "b": "bob", "games": 1, "a_wins": 0, "b_wins": 1, "draws": 0}

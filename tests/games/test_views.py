@@ -103,4 +103,8 @@ def test_play_again_view(client, ann, bob):
     response = client.post(reverse("games:again", args=[game.pk]))
     new = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == reverse("games:detail", args=[new.pk])
-    assert new.state["players"] == ["ann", "bob"]
+    assert [s.user for s in new.seats.all()] == [bob]  # ann is invited: her press seats her
+    client.force_login(ann)
+    assert client.post(reverse("games:again", args=[game.pk]))["Location"] == response["Location"]
+    new.refresh_from_db()
+    assert new.state["players"] == ["bob", "ann"]

@@ -20,7 +20,7 @@ from django.utils import timezone
 from chat import services as chat
 from chat.models import Message
 from coach import services as coach
-from games.errors import Forbidden, NotFound
+from games.errors import Conflict, Forbidden, NotFound
 from games.models import Game, Seat
 from games.results.highscores import high_scores
 from games.results.seed import seed_finished_games
@@ -58,9 +58,13 @@ def family(make_user, scripted_dice):
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000}, group=group)
     tables.game_join(game_id=game.pk, user=bob)
     tables.game_start(game_id=game.pk, user=ann)
-    scripted_dice([1, 1, 1, 5, 5, 2])
+    scripted_dice([1, 1, 1, 5, 5, 2], [2, 2, 3, 4, 6, 6])
     for n, action in enumerate(({"type": "roll", "keep": []}, {"type": "bank", "keep": [0, 1, 2, 3, 4]})):
         tables.game_apply_action(game_id=game.pk, user=ann, client_id=f"ann-{n}", action=action)
+    # bob's turn scores nothing: he has played, so his resignation ends a game, not an aborted one.
+    tables.game_apply_action(
+        game_id=game.pk, user=bob, client_id="bob-0", action={"type": "roll", "keep": []}
+    )
     chat.post_to_game(game_id=game.pk, user=bob, text=SECRET)
     game = _finish(game, bob)
     return {"ann": ann, "bob": bob, "cy": cy, "olga": olga, "group": group, "game": game}
@@ -320,10 +324,11 @@ def test_a_removed_member_loses_every_right_in_the_group(family, make_user):
     response = _client(bob).post(f"/games/{f['game'].pk}/again/")
     assert response.status_code == 404
     assert not Game.objects.filter(rematch_of=f["game"]).exists()
-    # ann's rematch seats the members still there: bob is not seated behind his back.
-    rematch = tables.game_play_again(game_id=f["game"].pk, user=ann)
-    assert list(rematch.seats.values_list("user__username", flat=True)) == ["ann"]
-    assert rematch.private and rematch.group_id == group.pk
+    # ann's rematch asks the members still there: bob is neither seated nor asked, and a table of two
+    # with nobody left to ask is no next game (nor a solo game behind anyone's back).
+    with pytest.raises(Conflict):
+        tables.game_play_again(game_id=f["game"].pk, user=ann)
+    assert not Game.objects.filter(rematch_of=f["game"]).exists()
     # The old link is dead; the creator has a new one to share.
     group.refresh_from_db()
     assert group.invite_token not in (None, token)

@@ -126,7 +126,7 @@ async def test_the_hint_is_said_in_the_askers_language(make_user, scripted_dice)
 
     ann = await database_sync_to_async(make_user)("ann", language="de")
     robot = await database_sync_to_async(make_user)("robot", computer="expert")
-    game = await new_table(ann, [robot], "farkle", {"goal": 3000})
+    game = await new_table(ann, [robot], "farkle", {"goal": 3000}, rated=False)
     scripted_dice([1, 1, 1, 5, 2, 3])
     tab = Tab(ann, game.pk)
     await tab.open()

@@ -29,7 +29,7 @@ from notices import feed
 from notices.models import Notice, Preferences, PushSubscription, TurnMail
 from pairing.models import Block, Seek
 from play import account_data
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 from tests.factories import PASSWORD
 
 SECRET = "my phone number is 0151 2345678"
@@ -45,8 +45,8 @@ def _client(user) -> Client:
 @pytest.fixture
 def world(make_user, scripted_dice):
     """ann created a group with bob; ann and bob played a Farkle game of it (ann banked, said a secret,
-    bob resigned: finished); ann is playing a public game with cy, has a device, a notice, settings and
-    a block of dan; bob has a notice that names ann."""
+    bob rolled and resigned: finished); ann is playing a public game with cy, has a device, a notice,
+    settings and a block of dan; bob has a notice that names ann."""
     ann = make_user("ann", email="ann@example.com", display_name="Ann Example")
     bob, cy, dan = make_user("bob"), make_user("cy"), make_user("dan")
     group = groups.group_create(creator=ann, name=GROUP)
@@ -54,11 +54,15 @@ def world(make_user, scripted_dice):
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000}, group=group)
     tables.game_join(game_id=game.pk, user=bob)
     tables.game_start(game_id=game.pk, user=ann)
-    scripted_dice([1, 1, 1, 5, 5, 2])
+    scripted_dice([1, 1, 1, 5, 5, 2], [1, 2, 3, 4, 6, 6])
     for n, action in enumerate(({"type": "roll", "keep": []}, {"type": "bank", "keep": [0, 1, 2, 3, 4]})):
         tables.game_apply_action(game_id=game.pk, user=ann, client_id=f"ann-{n}", action=action)
     chat.post_to_game(game_id=game.pk, user=ann, text=SECRET)
     chat.post_to_game(game_id=game.pk, user=bob, text="see you")
+    # bob rolls before he resigns: a game ended before both had moved would be aborted, and unrated.
+    tables.game_apply_action(
+        game_id=game.pk, user=bob, client_id="bob-0", action={"type": "roll", "keep": []}
+    )
     tables.game_apply_action(game_id=game.pk, user=bob, client_id="bye", action={"type": "resign"})
     playing = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000})
     tables.game_join(game_id=playing.pk, user=cy)
@@ -169,10 +173,11 @@ def test_deleting_keeps_the_games_under_a_placeholder_and_takes_the_persons_data
     assert page.status_code == 200
     assert placeholder in page.content.decode() and ">ann<" not in page.content.decode()
     assert _client(bob).get(f"/games/{world['game'].pk}/").status_code == 200
-    # The game being played was resigned: cy won it.
+    # The game being played was resigned; as nobody at it had moved yet, it is aborted, unrated
+    # (docs/ratings.md).
     playing = Game.objects.get(pk=world["playing"].pk)
-    assert playing.status == Game.Status.FINISHED
-    assert playing.seats.get(user=world["cy"]).winner
+    assert playing.status == Game.Status.ABORTED
+    assert not RatingChange.objects.filter(game_id=playing.pk).exists()
     # The person's data is gone from the tables.
     for model in (PushSubscription, Notice, Preferences, TurnMail, Membership, Connection, SeatReview, Seek):
         assert not model.objects.filter(user=gone).exists(), model

@@ -124,7 +124,7 @@ def test_the_form_lands_the_challenger_at_the_new_table(make_user, client):
     assert game.options["goal"] == 5000 and game.pace == "days" and game.absence_limit == 86_400
     assert Notice.objects.filter(user=bob, url=game.get_absolute_url()).exists()
     page = client.get(game.get_absolute_url()).content.decode()
-    assert "bob is invited" in page
+    assert "bob is challenged" in page
 
 
 @pytest.mark.parametrize("kind", ["chess", "farkle:7", "", "farkle:\x00"])
@@ -159,3 +159,189 @@ def test_only_a_signed_in_player_posts_a_challenge(make_user, client):
     assert client.get(url).status_code == 405
     nobody = reverse("players:challenge", args=["nobody"])
     assert client.post(nobody, {"kind": "farkle:10000", "pace": "live"}).status_code == 404
+
+
+# --- accepted, declined, withdrawn, expired ----------------------------------------------------------
+
+
+def test_the_challenger_cannot_start_or_fill_the_table_alone(make_user, client):
+    """Started alone, the table was the challenger's solo game and the challenged player's notice led
+    to a game she could only watch: it starts when she accepts, and takes no computer meanwhile."""
+    from games.errors import Conflict
+    from games.tables import services as tables
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000})
+    with pytest.raises(Conflict, match="accepts it"):
+        tables.game_start(game_id=game.pk, user=ann)
+    with pytest.raises(Conflict, match="kept for the challenged player"):
+        tables.game_add_computer(game_id=game.pk, user=ann, strength="good")
+    client.force_login(ann)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="start-button"' not in page and 'id="add-computer"' not in page
+    assert 'id="invite-link"' not in page and 'id="withdraw-button"' in page
+    assert "Waiting for bob to accept your challenge" in page
+    assert client.post(reverse("games:start", args=[game.pk])).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN and game.seats.count() == 1
+    # bob's page: accept or decline; accepting starts the game with both.
+    client.force_login(bob)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="accept-button"' in page and 'id="decline-button"' in page
+    client.post(reverse("games:join", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING and game.state["players"] == ["ann", "bob"]
+
+
+def test_a_declined_challenge_is_cancelled_and_tells_the_challenger(make_user, client):
+    from games.errors import Forbidden as Refused
+
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    game = challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000})
+    client.force_login(cid)
+    assert client.post(reverse("games:decline", args=[game.pk])).status_code == 302  # not hers
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
+    with pytest.raises(Refused):
+        from play.challenge import challenge_decline
+
+        challenge_decline(game_id=game.pk, user=ann)
+    client.force_login(bob)
+    response = client.post(reverse("games:decline", args=[game.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("games:lobby")
+    game.refresh_from_db()
+    assert game.is_cancelled
+    (told,) = Notice.objects.filter(user=ann)
+    assert told.message == "bob declined your challenge to Farkle (3000)."
+    assert client.post(reverse("games:decline", args=[game.pk])).status_code == 302  # again: said, no 500
+
+
+@pytest.mark.parametrize(("pace", "limit", "after"), [("live", None, 10 * 60), ("days", 86_400, 14 * 86_400)])
+def test_an_unanswered_challenge_expires_and_tells_the_challenger(make_user, pace, limit, after):
+    from datetime import timedelta
+
+    from play.challenge import challenge_expire
+
+    ann, _bob = make_user("ann"), make_user("bob")
+    game = challenge_create(
+        challenger=ann, username="bob", kind="farkle", options={"goal": 3000}, pace=pace, absence_limit=limit
+    )
+    (task,) = DBTaskResult.objects.filter(task_path="play.challenge.challenge_expire_task")
+    assert task.args_kwargs["args"] == [game.pk] and task.run_after == game.created_at + timedelta(
+        seconds=after
+    )
+    assert challenge_expire(game_id=game.pk, now=game.created_at + timedelta(seconds=after - 1)) is None
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
+    assert challenge_expire(game_id=game.pk, now=game.created_at + timedelta(seconds=after)) is not None
+    assert Game.objects.get(pk=game.pk).is_cancelled
+    (told,) = Notice.objects.filter(user=ann)
+    assert told.message == "Your challenge to bob (Farkle (3000)) expired unanswered."
+    assert challenge_expire(game_id=game.pk, now=game.created_at + timedelta(days=30)) is None  # once
+
+
+def test_an_accepted_or_withdrawn_challenge_does_not_expire(make_user):
+    from datetime import timedelta
+
+    from games.tables import services as tables
+    from play.challenge import challenge_expire
+
+    ann, bob = make_user("ann"), make_user("bob")
+    accepted = challenge_create(challenger=ann, username="bob", kind="farkle")
+    tables.game_join(game_id=accepted.pk, user=bob)
+    withdrawn = challenge_create(challenger=ann, username="bob", kind="farkle")
+    tables.game_leave(game_id=withdrawn.pk, user=ann)
+    later = accepted.created_at + timedelta(days=30)
+    assert challenge_expire(game_id=accepted.pk, now=later) is None
+    assert challenge_expire(game_id=withdrawn.pk, now=later) is None
+    assert Game.objects.get(pk=accepted.pk).status == Game.Status.PLAYING
+    # Nothing expired: ann is told only that bob's acceptance started the game.
+    assert [n.message for n in Notice.objects.filter(user=ann)] == [
+        f"bob started {accepted.kind_name} #{accepted.pk}."
+    ]
+
+
+@pytest.mark.parametrize("who", ["blocker", "blocked"])
+def test_a_blocked_pair_sees_no_challenge_form_either_way(make_user, client, who):
+    ann, bob = make_user("ann"), make_user("bob")
+    client.force_login(ann)
+    assert client.get(reverse("players:profile", args=["bob"])).context["challenge_form"] is not None
+    if who == "blocker":
+        Block.objects.create(blocker=ann, blocked=bob)
+    else:
+        Block.objects.create(blocker=bob, blocked=ann)
+    page = client.get(reverse("players:profile", args=["bob"]))
+    assert page.context["challenge_form"] is None and 'id="challenge-form"' not in page.content.decode()
+
+
+@pytest.fixture
+def fresh_limits():
+    """No counts of an earlier test (in-process cache only: on Redis every run has its own key prefix
+    and user ids are not reused)."""
+    from django.conf import settings
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    cache = caches[settings.RATE_LIMIT_CACHE]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+
+
+def test_challenges_are_rate_limited(make_user, settings, fresh_limits):
+    from games.errors import RateLimited
+
+    settings.CHALLENGES_PER_HOUR = 3
+    ann, _bob, _cid = make_user("ann"), make_user("bob"), make_user("cid")
+    for _ in range(3):
+        challenge_create(challenger=ann, username="bob", kind="farkle")
+    with pytest.raises(RateLimited) as refused:
+        challenge_create(challenger=ann, username="cid", kind="farkle")
+    assert refused.value.retry_after > 0 and "many challenges" in refused.value.message
+    assert Game.objects.count() == 3 and not Notice.objects.filter(user__username="cid").exists()
+
+
+# --- what the table's sockets hear -------------------------------------------------------------------
+
+
+@pytest.fixture
+def challenged(make_user):
+    ann, bob, wat = make_user("ann"), make_user("bob"), make_user("wat")
+    return (
+        ann,
+        bob,
+        wat,
+        challenge_create(challenger=ann, username="bob", kind="farkle", options={"goal": 3000}),
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+async def test_the_tables_sockets_hear_the_answer(challenged, answer):
+    """The challenger's page and a spectator's follow the answer: the game starts (accepted) or the
+    table is cancelled (declined); nobody hears a start before the challenged player answers."""
+    from channels.db import database_sync_to_async
+
+    from games.errors import Conflict
+    from games.tables import services as tables
+    from play.challenge import challenge_decline
+    from tests.games.sockets import Client
+
+    ann, bob, wat, game = challenged
+    tabs = [Client(ann, game.pk), Client(wat, game.pk)]
+    try:
+        for tab in tabs:
+            await tab.open()
+        with pytest.raises(Conflict, match="accepts it"):
+            await database_sync_to_async(tables.game_start)(game_id=game.pk, user=ann)
+        for tab in tabs:
+            await tab.drain()
+            assert not [m for m in tab.received if m["type"] == "lobby"], tab.user.username
+        if answer == "accept":
+            await database_sync_to_async(tables.game_join)(game_id=game.pk, user=bob)
+        else:
+            await database_sync_to_async(challenge_decline)(game_id=game.pk, user=bob)
+        expected = "playing" if answer == "accept" else "abandoned"
+        for tab in tabs:
+            lobby = await tab.next("lobby")
+            assert lobby["status"] == expected, tab.user.username
+    finally:
+        for tab in tabs:
+            await tab.close()

@@ -16,6 +16,7 @@ from infra.jsontext import dumps
 from play.consumers import _with_chat
 from ratings import selectors as rating_selectors
 from ratings.models import Rating, RatingChange
+from tests.played import everyone_moves
 from tests.protocol import check_server_frame
 
 GOAL = {"goal": 3000}
@@ -26,6 +27,7 @@ def played(creator, *others, loser=None, **options):
     for other in others:
         tables.game_join(game_id=game.pk, user=other)
     tables.game_start(game_id=game.pk, user=creator)
+    everyone_moves(game, points=False)
     if loser is not None:
         tables.game_apply_action(game_id=game.pk, user=loser, client_id="r", action={"type": "resign"})
     game.refresh_from_db()
@@ -109,6 +111,7 @@ def test_the_rating_list_people_only_active_only_global_or_per_group(people, cli
     computer = tables.game_create(
         creator=ann, kind="farkle", options=GOAL, seats=2, computers=1, strength="easy"
     )
+    everyone_moves(computer, points=False)
     tables.game_apply_action(game_id=computer.pk, user=ann, client_id="r", action={"type": "resign"})
     # cy has not played a rated game lately: off the lists.
     Rating.objects.filter(user=cy).update(

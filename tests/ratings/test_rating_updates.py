@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -20,6 +21,7 @@ from games.tables import services as tables
 from ratings import kinds, skill
 from ratings.models import Rating, RatingChange
 from ratings.services import game_rate
+from tests.played import everyone_moves
 
 GOAL = {"goal": 3000}
 
@@ -36,12 +38,14 @@ def resign(game, user, n=[0]):  # noqa: B006 - client ids across the module
     tables.game_apply_action(game_id=game.pk, user=user, client_id=f"r{n[0]}", action={"type": "resign"})
 
 
-def table(creator, *others, **options):
+def table(creator, *others, points=False, **options):
+    """A started table of Farkle to 3000 at which every player has made a move (their turns scored
+    nothing unless ``points``): a game ended sooner is aborted, unrated."""
     game = tables.game_create(creator=creator, kind="farkle", options=GOAL, seats=1 + len(others), **options)
     for other in others:
         tables.game_join(game_id=game.pk, user=other)
     tables.game_start(game_id=game.pk, user=creator)
-    return game
+    return everyone_moves(game, points=points)
 
 
 # --- the model: the library's numbers ------------------------------------------------------------------
@@ -139,7 +143,7 @@ def test_ratings_carry_over_from_game_to_game_of_one_kind_only(make_user):
     other = tables.game_create(creator=ann, kind="farkle", options={"goal": 10000}, seats=2)
     tables.game_join(game_id=other.pk, user=bob)
     tables.game_start(game_id=other.pk, user=ann)
-    resign(other, ann)
+    resign(everyone_moves(other), ann)
     first, second = RatingChange.objects.filter(user=ann, kind="farkle:3000").order_by("at")
     assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
     assert Rating.objects.get(user=ann, kind="farkle:3000").games == 2
@@ -182,7 +186,7 @@ def test_computers_are_rated(make_user):
     game = tables.game_create(
         creator=ann, kind="farkle", options=GOAL, seats=2, computers=1, strength="expert"
     )
-    resign(game, ann)
+    resign(everyone_moves(game), ann)
     computer = Seat.objects.get(game=game, position=1).user
     assert computer.computer == "expert"
     assert Rating.objects.get(user=computer, kind="farkle:3000").display > 1500
@@ -259,11 +263,11 @@ def test_the_rebuild_arrives_at_the_live_ratings(make_user):
     computer = tables.game_create(
         creator=cy, kind="farkle", options=GOAL, seats=2, computers=1, strength="good"
     )
-    resign(computer, cy)
+    resign(everyone_moves(computer), cy)
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 10000}, seats=2)
     tables.game_join(game_id=game.pk, user=cy)
     tables.game_start(game_id=game.pk, user=ann)
-    resign(game, ann)
+    resign(everyone_moves(game), ann)
     live = snapshot()
     # bob's three-seat game goes on (not rated yet), and the unrated table is not: 2 + 2 + 3 + 2 + 2.
     assert len(live[1]) == 11
@@ -271,3 +275,39 @@ def test_the_rebuild_arrives_at_the_live_ratings(make_user):
     Rating.objects.update(mu=0, sigma=1, display=0, games=99)
     call_command("rebuild_ratings", verbosity=0)
     assert snapshot() == live
+
+
+def test_only_three_rated_games_a_day_between_the_same_two_people(make_user):
+    """A second account, or a friend, passes a rating a game at a time: between two people, the rated
+    games after three in a day are played unrated (docs/ratings.md), and the rebuild agrees."""
+    from datetime import timedelta
+
+    from ratings.services import PAIR_GAMES_PER_DAY
+
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    counted = [table(ann, bob) for _ in range(PAIR_GAMES_PER_DAY)]
+    for game in counted:
+        resign(game, bob)
+    fourth = table(bob, ann)  # either way round, and whoever created the table
+    resign(fourth, bob)
+    fourth.refresh_from_db()
+    assert fourth.status == Game.Status.FINISHED and not fourth.rated
+    assert not RatingChange.objects.filter(game=fourth).exists()
+    assert Rating.objects.get(user=ann, kind="farkle:3000").games == PAIR_GAMES_PER_DAY
+    # Another pair is not limited, nor a table of three where ann and bob sit with cy.
+    resign(table(ann, cy), cy)
+    assert RatingChange.objects.filter(user=ann).count() == PAIR_GAMES_PER_DAY + 1
+    three = table(ann, bob, cy)
+    resign(three, bob)
+    resign(three, cy)
+    three.refresh_from_db()
+    assert not three.rated and not RatingChange.objects.filter(game=three).exists()
+    # A day later the pair's games count again.
+    RatingChange.objects.filter(game__in=counted).update(at=timezone.now() - timedelta(days=1, minutes=1))
+    later = table(ann, bob)
+    resign(later, ann)
+    assert RatingChange.objects.filter(game=later).count() == 2
+    live = Rating.objects.order_by("pk").values_list("user_id", "kind", "games")
+    before = list(live)
+    call_command("rebuild_ratings", verbosity=0)
+    assert list(live) == before

@@ -188,6 +188,7 @@ ROUTES: dict[str, Route] = {
     "games/<game_id>/seed/": Route(game("open"), form={"seed": "my-own_seed"}),
     "games/<game_id>/leave/": Route(game("open")),
     "games/<game_id>/start/": Route(game("open")),
+    "games/<game_id>/decline/": Route(game("open")),
     "games/<game_id>/again/": Route(game("finished"), form={"client_seed": "from-the-browser"}),
     "games/<game_id>/computers/": Route(game("public-farkle")),
     "games/<game_id>/computers/add/": Route(game("open"), form={"strength": "easy"}),

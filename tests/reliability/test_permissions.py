@@ -174,6 +174,7 @@ GET_CASES = [
     Case("join-get", url("games:join", game("open")), signed_in(405)),
     Case("leave-get", url("games:leave", game("open")), signed_in(405)),
     Case("start-get", url("games:start", game("open")), signed_in(405)),
+    Case("decline-get", url("games:decline", game("open")), signed_in(405)),
     Case("again-get", url("games:again", game("finished")), signed_in(405)),
     # Whether a game's computer players wait for the worker: whoever may watch the game.
     Case("computers-public", url("games:computers", game("public-farkle")), signed_in(200)),
@@ -418,6 +419,8 @@ POST_CASES = [
         "post",
         {"seed": "my-own_seed"},
     ),
+    # Only the challenged player declines a challenge; nobody's table is declined by another.
+    Case("decline-open", url("games:decline", game("open")), signed_in(DETAIL_OPEN), "post"),
     Case(
         "start-open",
         url("games:start", game("open")),

@@ -17,7 +17,8 @@ Games (ann created each, so ann holds seat 0; bob holds seat 1 where there are t
 - ``group``: a Farkle game of the group, playing, ann to move;
 - ``group-open``: a Farkle table of the group waiting for players (ann seated);
 - ``open``: a public Farkle table waiting for players (ann seated);
-- ``finished``: a public Farkle game that is over (the waiting player resigned; the seated one won).
+- ``finished``: a public Farkle game that is over (both played a turn, then the waiting player
+  resigned; the seated one won).
 
 The group has an invitation link (``world.group.invite_token``), a tournament its creator announced,
 number 1, which ``seated`` and ``waiting`` have entered (``world.tournament``), a season running from
@@ -43,6 +44,7 @@ from notices.services import unsubscribe_token
 from notices.tasks import send_due_turn_mails
 from seasons import services as seasons
 from tests.factories import UserFactory
+from tests.played import everyone_moves
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
@@ -118,7 +120,7 @@ def build() -> World:
     world.games["group"] = _table(u["seated"], [u["waiting"]], group=group)
     world.games["group-open"] = _table(u["seated"], [], group=group, start=False, seats=3)
     world.games["open"] = _table(u["seated"], [], start=False, seats=3)
-    finished = _table(u["seated"], [u["waiting"]])
+    finished = everyone_moves(_table(u["seated"], [u["waiting"]]))
     services.game_apply_action(
         game_id=finished.pk, user=u["waiting"], client_id="resign-waiting", action={"type": "resign"}
     )

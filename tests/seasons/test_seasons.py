@@ -21,6 +21,7 @@ from ratings.services import game_rate
 from seasons import closing, handlers, selectors, services, tasks
 from seasons.models import Season, Standing
 from tests.factories import GroupFactory
+from tests.played import everyone_moves
 from tests.seasons.made import FIRST, LAST, OPENED, finished
 
 pytestmark = pytest.mark.django_db
@@ -298,12 +299,14 @@ def test_a_counted_game_s_end_tells_the_members_pages(group, ann, bob, monkeypat
     game = tables.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2, group=group)
     tables.game_join(game_id=game.pk, user=bob)
     tables.game_start(game_id=game.pk, user=ann)
+    everyone_moves(game, points=False)
     tables.game_apply_action(game_id=game.pk, user=bob, client_id="r1", action={"type": "resign"})
     assert told == [(group.pk, ["ann", "bob", "cid"])]
     # Another goal's game is not the season's.
     other = tables.game_create(creator=ann, kind="farkle", options={"goal": 10000}, seats=2, group=group)
     tables.game_join(game_id=other.pk, user=bob)
     tables.game_start(game_id=other.pk, user=ann)
+    everyone_moves(other, points=False)
     tables.game_apply_action(game_id=other.pk, user=bob, client_id="r2", action={"type": "resign"})
     assert len(told) == 1
     # The real game counts in the table, with its rating change.

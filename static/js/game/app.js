@@ -14,7 +14,7 @@ import { viewModule } from './views.js';
 import { randomSeed } from '../fair-seed.js';
 import { eventText, fmt, gettext, gettext_noop } from '../i18n.js';
 
-const OVER = new Set(['finished', 'abandoned']);
+const OVER = new Set(['finished', 'abandoned', 'aborted']);
 // A refused move is news for a moment, not a state: its message goes after this long (or sooner, when
 // the game moves on).
 const ERROR_MS = 6000;
@@ -108,7 +108,8 @@ export class GameApp {
   }
 
   winners() {
-    return this.client.winners;
+    // An aborted game names no winner: it was never played by everyone (docs/ratings.md).
+    return this.client.status === 'aborted' ? [] : this.client.winners;
   }
 
   // --- actions ------------------------------------------------------------------------------------
@@ -404,13 +405,13 @@ export class GameApp {
     const over = this.over;
     const bests = this.client.seats.filter((seat) => seat.best).map((seat) => seat.user);
     const ratings = this.client.ratings;
-    if (!this.#changedSig('end', [over, s?.over && s.last_event, this.seated, bests, ratings, this.nextSeed])) return;
+    if (!this.#changedSig('end', [over, this.client.status, s?.over && s.last_event, this.seated, bests, ratings, this.nextSeed])) return;
     this.dom.end.hidden = !over;
     if (!over) return fill(this.dom.end);
     fill(this.dom.end, endPanel({
       state: s, winners: this.winners(), scoreOf: (p) => this.scoreOf(p), me: this.me, bests, name: this.client.game.name,
       laps: this.view?.laps(s) ?? 0, seated: this.seated, againUrl: this.againUrl, replayUrl: this.replayUrl, ratings, nextSeed: this.nextSeed,
-      token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
+      aborted: this.client.status === 'aborted', token: document.querySelector('input[name=csrfmiddlewaretoken]')?.value ?? '',
     }));
   }
 

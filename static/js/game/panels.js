@@ -87,7 +87,7 @@ function soloEnd({ state, winners, scoreOf, me, laps, bests, name }) {
   return [h('h2', { id: 'g-end-title' }, fmt(title, said)), best ? h('p', { class: 'verdict', id: 'personal-best' }, fmt(best, said)) : null];
 }
 
-export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null, nextSeed = '' }) {
+export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', laps, seated, againUrl, replayUrl, token, ratings = null, nextSeed = '', aborted = false }) {
   if (!state) return [h('h2', { id: 'g-end-title' }, gettext('Game cancelled'))];
   const after = [
     // A plain form: the browser posts the CSRF token and follows the redirect to the new game itself.
@@ -96,11 +96,19 @@ export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', l
         h('input', { type: 'hidden', name: 'csrfmiddlewaretoken', value: token }),
         nextSeed ? h('input', { type: 'hidden', name: 'client_seed', value: nextSeed }) : null,
         h('button', { class: 'button', type: 'submit', id: 'play-again' }, gettext('Play again')),
-        h('span', { class: 'muted' }, ` ${state.players.length === 1 ? gettext('same game, same options') : gettext('same players, same seats')}`))
+        h('span', { class: 'muted' }, ` ${state.players.length === 1 ? gettext('same game, same options') : gettext('same game; the other players are asked')}`))
       : null,
     replayUrl ? h('p', {}, h('a', { href: replayUrl, id: 'replay-link' }, gettext('Replay this game step by step'))) : null,
   ];
   if (state.players.length === 1) return [...soloEnd({ state, winners, scoreOf, me, laps, bests, name }), ...after];
+  // Ended before every player had made a move (docs/ratings.md): no winner to name, nothing rated.
+  if (aborted) {
+    return [
+      h('h2', { id: 'g-end-title' }, gettext('Game aborted')),
+      h('p', { class: 'verdict' }, gettext('The game ended before every player had made a move: it is not rated and counts in no statistics.')),
+      ...after,
+    ];
+  }
   const said = { winner: winners[0], winners: listText(winners), points: number(scoreOf(winners[0])), laps };
   let verdict;
   if (!winners.length) verdict = gettext('The game is over with no winner.');
@@ -130,10 +138,13 @@ export function endPanel({ state, winners, scoreOf, me, bests = [], name = '', l
 }
 
 export function nextGameNotice({ next, me, href }) {
-  return h('p', { role: 'status' },
-    next.by === me ? gettext('You started the next game with the same players.')
-      : fmt(gettext('%(player)s started the next game with the same players.'), { player: next.by }),
-    ' ',
+  // Only the presser and the players asked hear of the next table (a blocked player is not asked).
+  const invited = next.invited ?? [];
+  if (next.by !== me && !invited.includes(me)) return null;
+  const text = next.by === me
+    ? (invited.length ? gettext('You opened the next table: the other players are asked, and it starts when they join.') : gettext('You started the next game.'))
+    : fmt(gettext('%(player)s asks for another game: press Play again to join.'), { player: next.by });
+  return h('p', { role: 'status' }, text, ' ',
     h('a', { class: 'button small', href, id: 'next-game-link' }, fmt(gettext('Go to game #%(game)s'), { game: next.game })));
 }
 
