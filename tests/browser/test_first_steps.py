@@ -229,7 +229,8 @@ def test_a_solo_game_that_is_no_best_says_only_its_total(open_as, make_user, dic
 
 def test_starting_ones_own_game_adds_no_notice_to_oneself(open_as, make_user):  # noqa: F811
     """Notices are for what others did: a solo game, one against the computer, one with a friend (whom
-    its start is told) and the next game of it leave the starter's bell as it was."""
+    its start is told) and the next game of it, asked for by the starter, leave the starter's bell as it
+    was; the friend's acceptance, which starts that next game, is the friend's doing and is told."""
     ann, bob = make_user("ann"), make_user("bob")
     page = open_as(ann, DESKTOP)
     page.goto("/games/?seats=1")
@@ -251,13 +252,14 @@ def test_starting_ones_own_game_adds_no_notice_to_oneself(open_as, make_user):  
     page.reload()
     page.locator("#play-again").click()
     expect(page.locator("#waiting-room")).to_be_visible()
-    # bob, asked, presses too: the next game starts, ann to move.
-    off_loop(lambda: services.game_play_again(game_id=friends.pk, user=bob))
-    notices = off_loop(lambda: list(Notice.objects.values_list("user__username", flat=True)))
-    assert set(notices) == {"bob"}  # the friend hears of the starts and is asked again; ann of none
+    assert off_loop(lambda: list(Notice.objects.filter(user=ann))) == []  # nothing of her own doing
+    # bob, asked, presses too: his press starts the next game, ann to move, and ann is told he did.
+    nxt = off_loop(lambda: services.game_play_again(game_id=friends.pk, user=bob))
+    told = off_loop(lambda: [(n.text % n.params) for n in Notice.objects.filter(user=ann)])
+    assert told == [f"bob started {nxt.kind_name} #{nxt.pk}."]
     page.goto("/")
     page.locator("#notices summary").click()
-    # ann's turn in the game with bob is listed (bob waits for her); no notice of her own doing is.
-    expect(page.locator("#notices .notices-list li")).to_have_count(1)
+    # bob's start, and ann's turn in that game (bob waits for her); no notice of her own doing.
+    expect(page.locator("#notices .notices-list li")).to_have_count(2)
     expect(page.locator("#notices .notices-list")).to_contain_text("Your turn")
-    expect(page.locator("#notices .notices-list .unread")).to_have_count(0)
+    expect(page.locator("#notices .notices-list")).to_contain_text(f"bob started {nxt.kind_name} #{nxt.pk}.")

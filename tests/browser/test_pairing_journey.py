@@ -10,11 +10,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.models import Game
 from pairing.models import Seek
 from ratings.models import RatingChange
 from tests.browser.fixtures import SHOTS
+from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
 from tests.e2e.axe import axe_violations
+from tests.played import everyone_moves
 
 SHOTS_DIR = SHOTS / "pairing"
 
@@ -61,6 +64,8 @@ def test_two_strangers_on_phones_land_at_one_table_and_see_their_ratings(open_as
     for page in (a, b):
         expect(page.locator('.player[data-player="ann"]')).to_be_visible()
         expect(page.locator('.player[data-player="bob"]')).to_be_visible()
+    # Both move (a game ended before both moved is aborted, unrated), then bob resigns.
+    off_loop(lambda: everyone_moves(Game.objects.get(pk=game_id)))
     b.get_by_role("button", name="Resign").tap()
     b.get_by_role("button", name="Yes, resign").tap()
     for page in (a, b):

@@ -21,6 +21,7 @@ from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 (the fixture)
 from tests.e2e.axe import axe_violations
+from tests.played import everyone_moves
 from tests.seasons.made import finished
 
 pytestmark = pytest.mark.browser
@@ -94,6 +95,7 @@ def test_a_season_from_opening_to_its_champion(open_as, make_user):  # noqa: F81
     )
     off_loop(tables.game_join, game_id=game.pk, user=bob)
     off_loop(tables.game_start, game_id=game.pk, user=ann)
+    off_loop(everyone_moves, game)  # a game ended before both moved is aborted, out of the season
     member.evaluate("window.stillHere = true")
     table = open_as(ann, DESKTOP)
     table.goto(f"/games/{game.pk}/")

@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
-from games.tables import services
 from games.results import replays
 from games.rules import triple_yahtzee_99 as ty
+from games.tables import services
 from tests.games.conftest import random_legal_action
 from tests.games.test_services import act, table
 
