@@ -38,7 +38,7 @@ PAGES = "server :443 > location /"
 STATIC_TEST = "test_https_static_health_and_admin"
 TWO = "test_two_players_on_two_replicas"
 RESTART = "test_rolling_restart"
-IDLE = "test_an_idle_websocket_stays_open_for_five_minutes"
+IDLE = "test_an_idle_websocket_outlives_every_idle_timer"
 LOCKOUT = "test_lockout_and_rate_limits_count_the_players_address_not_the_proxys"
 
 EXERCISED: dict[str, Exercised] = {
