@@ -114,14 +114,14 @@ KINDS = (
 )
 
 
-def _first_line(kind: type) -> str:
+def _summary(kind: type) -> str:
     return " ".join((kind.__doc__ or "").split("\n\n")[0].split())
 
 
 _on: dict[type, Hook] = {
     kind: Hook(
         f"games.effects.on({kind.__name__})",
-        _first_line(kind),
+        _summary(kind),
         receives=f"the `{kind.__name__}`",
         returns="None; a `GameError` raised refuses the change",
         runs="inside the change's transaction, through the ORM (a move with one is made in a database "
@@ -132,7 +132,7 @@ _on: dict[type, Hook] = {
 _announce: dict[type, Hook] = {
     kind: Hook(
         f"games.effects.announce({kind.__name__})",
-        _first_line(kind),
+        _summary(kind),
         receives=f"the `{kind.__name__}`",
         returns="the messages to send, `[(group, message)]`",
         runs="without the database, as the move is decided; sent with its event once it has committed",

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import is_dataclass
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -81,6 +82,17 @@ def test_every_hook_the_code_declares_is_in_the_list():
     assert _declared_names() <= listed
     kinds = {kind.__name__ for kind in effects.KINDS}
     assert {f"games.effects.{how}({kind})" for kind in kinds for how in ("on", "announce")} <= listed
+
+
+def test_every_effect_has_its_two_hooks():
+    kinds = {
+        value
+        for value in vars(effects).values()
+        if isinstance(value, type) and value.__module__ == effects.__name__ and is_dataclass(value)
+    }
+
+    assert kinds == set(effects.KINDS)
+    assert all(effects.on(kind) is not effects.announce(kind) for kind in kinds)
 
 
 def test_each_hook_is_reached_by_its_name():
