@@ -9,4 +9,4 @@ class ChatConfig(AppConfig):
         from chat.selectors import group_page_part
         from groups import pages
 
-        pages.add_part(group_page_part)
+        pages.parts.register(group_page_part)

@@ -7,4 +7,7 @@ class CoachConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from coach import tasks  # noqa: F401 - registers the handler of games.effects.GameEnded
+        from coach import tasks
+        from games import effects
+
+        effects.on(effects.GameEnded).register(tasks.game_ended)  # its review is enqueued

@@ -4,7 +4,6 @@ be help from outside, and a rating won with the expert's moves would be the expe
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.utils import translation
@@ -14,6 +13,7 @@ from coach import judge
 from games import bots, i18n
 from games.errors import Conflict, Forbidden, InvalidAction, NotFound
 from games.models import Game
+from infra.hooks import Hook
 
 REFUSED = _("Hints are only for solo games and games against the computer: another person is at this table.")
 RATED = _("No hints in a rated game: its rating is for your own play. Start an unrated table for hints.")
@@ -24,21 +24,20 @@ def rated(game: Game) -> bool:
     return game.rated and not game.is_solo
 
 
-# Games in which no hint is given although nobody else sits at the table: an app names a check in its
-# AppConfig.ready, a function of the game that answers why not (a sentence), or None (the daily
-# challenge: a contest of each player's own play, graded by the coach afterwards).
-_refusals: list[Callable[[Game], Any]] = []
-
-
-def refuse_hints(check: Callable[[Game], Any]) -> None:
-    """No hint in the games ``check`` answers a sentence for (once, however often it is named)."""
-    if check not in _refusals:
-        _refusals.append(check)
+# Games in which no hint is given although nobody else sits at the table (the daily challenge: a contest
+# of each player's own play, graded by the coach afterwards).
+refuse_hints = Hook(
+    "coach.hints.refuse_hints",
+    "Why no hint is given in a game although nobody else sits at it.",
+    receives="the `Game`",
+    returns="why not (a sentence), or None; the first answer refuses",
+    runs="outside any move: on the game's page and on every ask for a hint",
+)
 
 
 def refusal(game: Game) -> Any:
     """Why no hint is given in ``game`` although nobody else sits at it, or None."""
-    return next((why for why in (check(game) for check in _refusals) if why), None)
+    return refuse_hints.first(game)
 
 
 def offered(seats, user) -> bool:

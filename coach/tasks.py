@@ -29,7 +29,6 @@ def review_game(game_id: int) -> str:
     return outcome
 
 
-@effects.on(effects.GameEnded)
 def game_ended(effect: effects.GameEnded) -> None:
     review_game.enqueue(game_id=effect.game.pk)
 

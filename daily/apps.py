@@ -13,8 +13,8 @@ class DailyConfig(AppConfig):
         from games.tables import services
 
         # A daily game's seed is its day's, shared with every game of that day still to be played.
-        models.hold_seed_back(seeds.holds_seed)
+        models.hold_seed_back.register(seeds.holds_seed)
         # A contest of each player's own play, graded by the coach afterwards.
-        hints.refuse_hints(seeds.no_hints)
+        hints.refuse_hints.register(seeds.no_hints)
         # Private only until the day closes: a "Play again" of one is an ordinary, public game.
-        services.private_for_now(seeds.is_daily)
+        services.private_for_now.register(seeds.is_daily)

@@ -17,23 +17,30 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef, Q
 
 from games.models import Game, Seat
+from infra.hooks import Hook
 from infra.orm_sql import column, exists_sql
 
-# The membership of a game's group: a model with ``group_id`` and ``user``, which the groups app, above
-# the game core, names here when it starts (groups.apps). Without it a private game is its players'.
-_membership = None
+# The membership of a game's group, which the groups app, above the game core, names when it starts
+# (groups.apps). Without it a private game is its players'.
+group_members = Hook(
+    "games.access.group_members",
+    "The model whose rows make a user a member of a game's group.",
+    receives="nothing: the handler is the model itself (one at most), with `group_id` and `user`",
+    returns="its rows, read by the ORM's conditions and compiled into the move's statements",
+    runs="in every query of who may see or act in a group's game",
+    single=True,
+)
 
 
-def group_members(model) -> None:
-    """Name the model whose rows make a user a member of a group (see above)."""
-    global _membership
-    _membership = model
+def _membership():
+    """The membership model named, or None."""
+    return group_members.only()
 
 
 def _members(group, user):
     """The membership rows that make ``user`` (a pk or an expression) a member of ``group`` (a pk or
     an expression): the one statement of membership, read by the ORM and, compiled, by the move."""
-    return _membership.objects.filter(group_id=group, user_id=user)
+    return _membership().objects.filter(group_id=group, user_id=user)
 
 
 def may_act_as_member(user, via: str = "") -> Q:
@@ -42,7 +49,7 @@ def may_act_as_member(user, via: str = "") -> Q:
     member removed from the group may not move in its games, seat or not)."""
     field = f"{via}__" if via else ""
     no_group = Q(**{f"{field}group__isnull": True})
-    if _membership is None:
+    if _membership() is None:
         return no_group
     return no_group | Q(Exists(_members(OuterRef(f"{field}group_id"), getattr(user, "pk", user))))
 
@@ -50,7 +57,7 @@ def may_act_as_member(user, via: str = "") -> Q:
 def may_act_as_member_sql(group: str) -> str:
     """``may_act_as_member`` as SQL for a hand-written statement whose game's group is the column
     ``group`` (``g.group_id``); its one %s is the user's pk."""
-    if _membership is None:
+    if _membership() is None:
         return f"({group} IS NULL AND %s IS NOT NULL)"  # the same one parameter, never a member
     return f"({group} IS NULL OR {exists_sql(_members(column(group), 0), params=1)})"
 
@@ -59,14 +66,14 @@ def is_member(group_id: int | None, user) -> bool:
     """``may_act_as_member`` for one group (None: a game without a group)."""
     if group_id is None:
         return True
-    return _membership is not None and _members(group_id, user.pk).exists()
+    return _membership() is not None and _members(group_id, user.pk).exists()
 
 
 def member_ids(group_id: int) -> set[int]:
     """The pks of the group's members now."""
-    if _membership is None:
+    if _membership() is None:
         return set()
-    return set(_membership.objects.filter(group_id=group_id).values_list("user_id", flat=True))
+    return set(_membership().objects.filter(group_id=group_id).values_list("user_id", flat=True))
 
 
 def watchable(user, via: str = "") -> Q:
@@ -79,7 +86,7 @@ def watchable(user, via: str = "") -> Q:
     game_pk = f"{via}_id" if via else "pk"
     player = Exists(Seat.objects.filter(game_id=OuterRef(game_pk), user=user))
     visible = Q(**{f"{field}private": False}) | (Q(**{f"{field}group__isnull": True}) & Q(player))
-    if _membership is not None:
+    if _membership() is not None:
         visible |= Q(Exists(_members(OuterRef(f"{field}group_id"), user.pk)))
     return visible
 

@@ -5,14 +5,16 @@ apps that care register handlers for it in their ``AppConfig.ready`` and do thei
 promise a turn's e-mail, computers enqueue their next action, the coach reviews a finished game. The
 core imports none of them.
 
-Two kinds of handler:
+Each effect has two hooks (infra.hooks), one for each kind of handler:
 
-- ``on(Effect)``: runs inside the transaction that made the change, through the ORM (and django-tasks'
-  own ``enqueue``, whose database backend writes its row in that transaction), so that what follows
-  is stored with the move or not at all. It may refuse the change by raising a ``GameError`` (the
-  transaction rolls back). What must wait for the commit waits with ``transaction.on_commit``.
-- ``announce(Effect)``: no database; returns channel-layer messages ``(group, message)`` that are sent
-  with the move's own event once it has committed (a notices socket's row of the game).
+- ``on(Effect).register(handler)``: runs inside the transaction that made the change, through the ORM
+  (and django-tasks' own ``enqueue``, whose database backend writes its row in that transaction), so
+  that what follows is stored with the move or not at all. It may refuse the change by raising a
+  ``GameError`` (the transaction rolls back). What must wait for the commit waits with
+  ``transaction.on_commit``.
+- ``announce(Effect).register(handler)``: no database; returns channel-layer messages
+  ``(group, message)`` that are sent with the move's own event once it has committed (a notices
+  socket's row of the game).
 
 A move on the event loop (games.live.move_async) cannot run an ORM handler in its transaction: a move
 whose effects have ``on`` handlers is made in a database thread instead (``needs_transaction``). The
@@ -22,10 +24,11 @@ none, so most moves stay on the event loop.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from infra.hooks import Hook
 
 # --- the effects --------------------------------------------------------------------------------------
 
@@ -97,32 +100,55 @@ class InvitedToTable:
     by: Any
 
 
-# --- the registry -------------------------------------------------------------------------------------
+# --- the hooks ----------------------------------------------------------------------------------------
 
-_handlers: dict[type, list[Callable[[Any], None]]] = defaultdict(list)
-_announcers: dict[type, list[Callable[[Any], list[tuple[str, dict]]]]] = defaultdict(list)
-
-
-def on(kind: type) -> Callable:
-    """Register the decorated function as a handler of ``kind`` inside the change's transaction."""
-
-    def register(handler: Callable[[Any], None]) -> Callable[[Any], None]:
-        if handler not in _handlers[kind]:
-            _handlers[kind].append(handler)
-        return handler
-
-    return register
+KINDS = (
+    TurnPassed,
+    AbsentPlayerToMove,
+    ComputerToMove,
+    GameEnded,
+    GameStarted,
+    LeftTable,
+    SkipAsked,
+    InvitedToTable,
+)
 
 
-def announce(kind: type) -> Callable:
-    """Register the decorated function as giving the messages to send when ``kind`` has committed."""
+def _summary(kind: type) -> str:
+    return " ".join((kind.__doc__ or "").split("\n\n")[0].split())
 
-    def register(announcer: Callable[[Any], list[tuple[str, dict]]]) -> Callable:
-        if announcer not in _announcers[kind]:
-            _announcers[kind].append(announcer)
-        return announcer
 
-    return register
+_on: dict[type, Hook] = {
+    kind: Hook(
+        f"games.effects.on({kind.__name__})",
+        _summary(kind),
+        receives=f"the `{kind.__name__}`",
+        returns="None; a `GameError` raised refuses the change",
+        runs="inside the change's transaction, through the ORM (a move with one is made in a database "
+        "thread: `needs_transaction`)",
+    )
+    for kind in KINDS
+}
+_announce: dict[type, Hook] = {
+    kind: Hook(
+        f"games.effects.announce({kind.__name__})",
+        _summary(kind),
+        receives=f"the `{kind.__name__}`",
+        returns="the messages to send, `[(group, message)]`",
+        runs="without the database, as the move is decided; sent with its event once it has committed",
+    )
+    for kind in KINDS
+}
+
+
+def on(kind: type) -> Hook:
+    """The hook of ``kind``'s handlers inside the change's transaction: ``on(GameEnded).register(f)``."""
+    return _on[kind]
+
+
+def announce(kind: type) -> Hook:
+    """The hook of what is sent when ``kind`` has committed: ``announce(TurnPassed).register(f)``."""
+    return _announce[kind]
 
 
 def needs_transaction(effects: Iterable) -> bool:
@@ -132,16 +158,15 @@ def needs_transaction(effects: Iterable) -> bool:
 
 def handled(kind: type) -> bool:
     """Whether effects of ``kind`` have a handler that runs in the transaction."""
-    return bool(_handlers.get(kind))
+    return bool(_on[kind].handlers)
 
 
 def handle(effects: Iterable) -> None:
     """Run every handler of ``effects`` in order; the caller holds the transaction."""
     for effect in effects:
-        for handler in _handlers.get(type(effect), ()):
-            handler(effect)
+        _on[type(effect)].each(effect)
 
 
 def messages(effects: Iterable) -> list[tuple[str, dict]]:
     """The channel-layer messages the announcers of ``effects`` ask for."""
-    return [message for effect in effects for a in _announcers.get(type(effect), ()) for message in a(effect)]
+    return [message for effect in effects for a in _announce[type(effect)].handlers for message in a(effect)]

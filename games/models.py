@@ -6,8 +6,6 @@ The engine state on the game row is a cache of the log: replaying every Action t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -15,35 +13,33 @@ from django.utils.translation import gettext, gettext_lazy
 
 from games import fair_dice, i18n, rules
 from games.rules import declare
+from infra.hooks import Hook
 
 KIND_CHOICES = [(slug, engine.name) for slug, engine in rules.ENGINES.items()]
 
-# Checks that hold a game's server seed back after the game is over (Game.revealed_seed): an app whose
-# games share a seed with games still to be played names one in its AppConfig.ready (the daily
-# challenge: every game of a day is dealt from the day's seed, revealed once the day is over). A check
-# takes the game and answers whether to hold its seed back; it must not touch the database, since a
-# move decided on the event loop builds its event with the seed (games.live.selectors.event_payload).
-_seed_holds: list[Callable[[Game], bool]] = []
+# An app whose games share a seed with games still to be played holds it back after the game is over
+# (Game.revealed_seed): the daily challenge, whose games of a day are all dealt from the day's seed,
+# revealed once the day is over. No database: a move decided on the event loop builds its event with
+# the seed (games.live.selectors.event_payload).
+hold_seed_back = Hook(
+    "games.models.hold_seed_back",
+    "Whether a game's server seed is held back after the game is over.",
+    receives="the `Game`",
+    returns="truthy to hold its seed back",
+    runs="without the database, wherever a game's seed is shown (on the event loop too)",
+)
 
-
-def hold_seed_back(check: Callable[[Game], bool]) -> None:
-    """Hold back the server seed of every game ``check`` says so of (once, however often it is named)."""
-    if check not in _seed_holds:
-        _seed_holds.append(check)
-
-
-# Checks of the games that are never aborted (games.live.moves: a game ended before every person at it
-# made a move): an app whose games are owed a result whoever did not play names one in its
-# AppConfig.ready (a tournament's table: lichess holds tournament games mandatory, and a player who does
-# not start loses). A check takes the game and may read the database: it is asked only at the end of
-# such a game, which its handlers of games.effects.GameEnded hold to the game's database thread.
-_never_aborted: list[Callable[[Game], bool]] = []
-
-
-def never_abort(check: Callable[[Game], bool]) -> None:
-    """Never abort the games ``check`` says so of (once, however often it is named)."""
-    if check not in _never_aborted:
-        _never_aborted.append(check)
+# An app whose games are owed a result whoever did not play (games.live.moves: a game ended before every
+# person at it made a move is otherwise aborted): a tournament's table, as lichess holds tournament games
+# mandatory and a player who does not start loses. Asked only at the end of such a game, which its
+# handlers of games.effects.GameEnded hold to the game's database thread.
+never_abort = Hook(
+    "games.models.never_abort",
+    "Whether a game is never aborted, ended before every person at it made a move.",
+    receives="the `Game`",
+    returns="truthy to never abort it",
+    runs="inside the transaction that ends the game (a database thread); may read the database",
+)
 
 
 class Game(models.Model):
@@ -187,7 +183,7 @@ class Game(models.Model):
     def abortable(self) -> bool:
         """Whether the game is aborted if it ends before every person at it made a move: never a solo
         game (nobody's result but the player's own), nor one an app says is owed a result."""
-        return not self.is_solo and not any(check(self) for check in _never_aborted)
+        return not self.is_solo and not never_abort.any(self)
 
     @property
     def is_over(self) -> bool:
@@ -203,7 +199,7 @@ class Game(models.Model):
     def revealed_seed(self) -> str | None:
         """The server seed once the game is over; None while it is open or being played, and while an
         app holds it back (``hold_seed_back``)."""
-        if not (self.is_over and self.server_seed) or any(hold(self) for hold in _seed_holds):
+        if not (self.is_over and self.server_seed) or hold_seed_back.any(self):
             return None
         return self.server_seed
 

@@ -11,5 +11,5 @@ class GroupsConfig(AppConfig):
         from groups import invites
         from groups.models import Membership
 
-        arrivals.welcomer(invites)  # an invitation opened signed out is honoured at sign-in
-        access.group_members(Membership)  # a private game is its group's members'
+        arrivals.welcomers.register(invites)  # an invitation opened signed out is honoured at sign-in
+        access.group_members.register(Membership)  # a private game is its group's members'

@@ -4,8 +4,8 @@ CHANNEL_LAYER_BACKEND); channels-redis's RedisPubSubChannelLayer, the alternativ
 
 When the layer's pub/sub connection breaks (Redis stopped, restarted), redis-py's pub/sub connects
 again and subscribes its channels anew; until then this process hears nothing, and a broadcast
-published meanwhile is lost for its sockets. ``on_resubscribed`` callbacks run when that happens
-(games.live.catchup brings the sockets up to date from the database).
+published meanwhile is lost for its sockets. The handlers of the hook ``on_resubscribed`` run when that
+happens (games.live.catchup brings the sockets up to date from the database).
 
 The settings hand ``connected`` to redis-py as every layer connection's ``redis_connect_func`` (a
 public argument of its connections, given in the layer's ``hosts``: either layer passes it to redis-py
@@ -22,25 +22,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
+
+from infra.hooks import Hook
 
 logger = logging.getLogger(__name__)
 
-_resubscribed: list[Callable[[], None]] = []
+on_resubscribed = Hook(
+    "infra.layer.on_resubscribed",
+    "A connection of the channel layer connected again after it was lost (its channels subscribed anew).",
+    receives="nothing",
+    returns="None; one that raises is logged, and the others still run",
+    runs="on the event loop, in a task of its own, once redis-py's own connect callbacks ran",
+)
 _connected_before: weakref.WeakSet = weakref.WeakSet()
 _tasks: set[asyncio.Task] = set()
-
-
-def on_resubscribed(callback: Callable[[], None]) -> None:
-    """Call ``callback`` (on the event loop) whenever a connection of the layer connected again after
-    it was lost: a shard's pub/sub connection among them, which subscribes its channels again."""
-    if callback not in _resubscribed:
-        _resubscribed.append(callback)
-
-
-def stop_telling(callback: Callable[[], None]) -> None:
-    if callback in _resubscribed:
-        _resubscribed.remove(callback)
 
 
 async def connected(connection) -> None:
@@ -56,7 +51,7 @@ async def connected(connection) -> None:
 
 
 async def _tell() -> None:
-    for callback in list(_resubscribed):
+    for callback in list(on_resubscribed.handlers):
         try:
             callback()
         except Exception:  # a failing listener must not break the others

@@ -9,13 +9,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games import effects
 from games.errors import InvalidAction
-from games.live import seen
 from games.models import Seat
 from notices import feed, services
 from notices.models import Preferences, TurnMail
 
 
-@effects.on(effects.AbsentPlayerToMove)
 def promise_turn_mail(effect: effects.AbsentPlayerToMove) -> None:
     """The turn passed to a player away from the table: its e-mail is promised in the move's own
     transaction (the worker sends it when due, if still wanted)."""
@@ -24,23 +22,19 @@ def promise_turn_mail(effect: effects.AbsentPlayerToMove) -> None:
     services.promise(game, seat.user, now=game.turn_started_at)
 
 
-@effects.on(effects.GameStarted)
 def game_started(effect: effects.GameStarted) -> None:
     services.game_started(effect.game, by=effect.by)
 
 
-@effects.on(effects.InvitedToTable)
 def invited_to_table(effect: effects.InvitedToTable) -> None:
     """A notice and a push message, in the transaction that opened the table."""
     services.invited_to_table(effect.user, effect.game, effect.by)
 
 
-@effects.on(effects.LeftTable)
 def left_table(effect: effects.LeftTable) -> None:
     services.left_table(effect.game_id, effect.user)
 
 
-@effects.on(effects.SkipAsked)
 def refuse_untold_skip(effect: effects.SkipAsked) -> None:
     """A turn is never taken from a player who was not told of it: not at the table since it began,
     nor on any page, and its e-mail not sent, while one can reach them (an address, e-mail wanted)."""
@@ -61,13 +55,11 @@ def refuse_untold_skip(effect: effects.SkipAsked) -> None:
         )
 
 
-@seen.records_site_pings
 def on_site(user_ids, now) -> None:
     """Pings of notices sockets: these players are on the site (a turn is told to them there)."""
     Preferences.objects.filter(user_id__in=user_ids).update(seen_at=now)
 
 
-@effects.announce(effects.TurnPassed)
 def turn_rows(effect: effects.TurnPassed) -> list[tuple[str, dict]]:
     """Every player's lists of games (whose turn, the scores) change: their notices sockets hear the
     game's row as the move leaves it, through the game's group of them (one message for all)."""

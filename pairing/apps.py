@@ -9,7 +9,7 @@ class PairingConfig(AppConfig):
     def ready(self) -> None:
         # A blocked pair never sits at one table, however the seat is asked for (a table's seat, a
         # "Play again"): the game core asks, and imports nothing of ours.
-        from games.tables.services import refuse_seating
+        from games.tables import services
         from pairing.services import seating_block
 
-        refuse_seating(seating_block)
+        services.refuse_seating.register(seating_block)

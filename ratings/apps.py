@@ -7,4 +7,7 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from ratings import handlers  # noqa: F401 - registers the handler of games.effects.GameEnded
+        from games import effects
+        from ratings import handlers
+
+        effects.on(effects.GameEnded).register(handlers.game_ended)  # a rated game's ratings change

@@ -6,7 +6,6 @@ from games import effects
 from ratings import services
 
 
-@effects.on(effects.GameEnded)
 def game_ended(effect: effects.GameEnded) -> None:
     """A rated game's players' ratings change in the transaction that ends it: stored with the end or
     not at all."""

@@ -9,8 +9,9 @@ class SeasonsConfig(AppConfig):
     def ready(self) -> None:
         # The group's page shows its seasons, and a game that ends refreshes a season's table on the
         # pages that show it: seasons adds both, so that groups and games import nothing of seasons.
+        from games import effects
         from groups import pages
-        from seasons import handlers  # noqa: F401 - registers the handler of games.effects.GameEnded
-        from seasons.parts import group_page_part
+        from seasons import handlers, parts
 
-        pages.add_part(group_page_part)
+        effects.on(effects.GameEnded).register(handlers.game_ended)
+        pages.parts.register(parts.group_page_part)

@@ -10,7 +10,6 @@ from seasons import live
 from seasons.models import Season
 
 
-@effects.on(effects.GameEnded)
 def game_ended(effect: effects.GameEnded) -> None:
     """A group's game that a running season counts has ended: the members' pages that show the season's
     table read it again once the end has committed. One query for any other game of a group, none for

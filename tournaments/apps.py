@@ -7,13 +7,14 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The group's page lists its tournaments: added from here, so that groups imports nothing of us.
-        from games.models import never_abort
+        from games import effects, models
         from groups import pages
-        from tournaments import handlers  # noqa: F401 - registers the handler of games.effects.GameEnded
-        from tournaments.selectors import group_page_part, is_tournament_game
+        from tournaments import handlers, selectors
 
-        pages.add_part(group_page_part)
+        # The group's page lists its tournaments: added from here, so that groups imports nothing of us.
+        pages.parts.register(selectors.group_page_part)
+        # A tournament game's end may end its round.
+        effects.on(effects.GameEnded).register(handlers.game_ended)
         # A tournament's game is owed a result (a player who never moved loses it): never aborted, as
         # lichess holds tournament games mandatory.
-        never_abort(is_tournament_game)
+        models.never_abort.register(selectors.is_tournament_game)

@@ -6,7 +6,6 @@ from games import effects
 from tournaments import services
 
 
-@effects.on(effects.GameEnded)
 def game_ended(effect: effects.GameEnded) -> None:
     """A tournament game's end may end its round: the next one is enqueued in the same transaction."""
     services.game_ended(effect.game)

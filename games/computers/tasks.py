@@ -74,7 +74,6 @@ def watched(game_id: int) -> bool:
     return seen.connections(game=game_id, since=seen.cutoff()).exists()
 
 
-@effects.on(effects.ComputerToMove)
 def computer_to_move(effect: effects.ComputerToMove) -> None:
     """A move or a game's start left a computer to move: its task, in that transaction."""
     enqueue(effect.game)

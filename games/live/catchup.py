@@ -5,10 +5,11 @@ learns of it only from a later event (a gap, then `sync`), and when no later eve
 stays behind: the next player never learns it is their turn. Two things catch such a
 socket up with the database, without any help from its page:
 
-- this process's subscriptions coming back after their Redis connection broke (infra.layer
-  ``on_resubscribed``): every broadcast lost while Redis was down, or published in the seconds after
-  it returned while this process was not subscribed yet, was committed before that, so one read of
-  the seqs of this process's games finds every socket that is behind;
+- this process's subscriptions coming back after their Redis connection broke (``everyone``, a
+  handler of infra.layer's ``on_resubscribed`` that games.apps registers): every broadcast lost while
+  Redis was down, or published in the seconds after it returned while this process was not subscribed
+  yet, was committed before that, so one read of the seqs of this process's games finds every socket
+  that is behind;
 - each ping of a socket (every 25 s from a page): the game's seq as stored, read at most once a
   second per game for all of this process's sockets of it. This covers whatever else loses a
   broadcast (a publish refused while the subscriptions stayed up).
@@ -25,7 +26,6 @@ import time
 import weakref
 
 from games.live.dbpool import database_sync_to_async
-from infra import layer
 from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)
@@ -100,6 +100,3 @@ def everyone() -> None:
     tasks = _tasks()
     tasks.add(task)
     task.add_done_callback(tasks.discard)
-
-
-layer.on_resubscribed(everyone)

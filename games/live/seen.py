@@ -24,6 +24,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Connection, Seat
+from infra.hooks import Hook
 from infra.orm_sql import column, exists_sql
 from infra.perloop import per_loop
 
@@ -31,17 +32,15 @@ logger = logging.getLogger(__name__)
 
 FLUSH_EVERY = 1.0  # seconds
 
-# Who records that a player is on the site (their notices socket pinged): the notices app, which keeps it
-# (notices.Preferences.seen_at), registers its writer here: ``writer(user_ids, now)``, in the flush's
-# transaction.
-_site_writers: list = []
-
-
-def records_site_pings(writer):
-    """Register ``writer`` (see above); returns it, as a decorator."""
-    if writer not in _site_writers:
-        _site_writers.append(writer)
-    return writer
+# Who records that a player is on the site (their notices socket pinged): the notices app, which keeps
+# it (notices.Preferences.seen_at).
+records_site_pings = Hook(
+    "games.live.seen.records_site_pings",
+    "Record that these players are on the site (their notices sockets pinged).",
+    receives="the players' pks (a set) and the time of the pings",
+    returns="None",
+    runs="inside the transaction that writes a second's pings (a database thread), not a move's",
+)
 
 
 class _Batch:
@@ -95,8 +94,7 @@ def write(channels, users, now=None) -> None:
             )
             Seat.objects.filter(Exists(watching)).update(last_seen=now)
         if users:
-            for writer in _site_writers:
-                writer(users, now)
+            records_site_pings.each(users, now)
 
 
 # --- who is at the table -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ in the engine's `players`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +27,7 @@ from games.live.moves import ActionOutcome
 from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
+from infra.hooks import Hook
 
 # --- lifecycle -------------------------------------------------------------------------------
 
@@ -196,16 +197,15 @@ def game_remove_computer(*, game_id: int, user, username: str) -> None:
         _announce_lobby(game)
 
 
-# Checks of who may sit at one table with whom: an app names one in its AppConfig.ready (pairing's
-# blocks: a blocked pair never sits together, whoever blocked whom). A check takes the player and the
-# people already seated and answers why not (a sentence), or None.
-_seating_refusals: list[Callable] = []
-
-
-def refuse_seating(check: Callable) -> None:
-    """Refuse a seat to the players ``check`` answers a sentence for (once, however often named)."""
-    if check not in _seating_refusals:
-        _seating_refusals.append(check)
+# Who may sit at one table with whom, as an app sees it (pairing's blocks: a blocked pair never sits
+# together, whoever blocked whom).
+refuse_seating = Hook(
+    "games.tables.services.refuse_seating",
+    "Why a player may not sit at one table with the people already seated there.",
+    receives="the player and the other people (no computers) seated or asked, a list of users",
+    returns="why not (a sentence), or None; the first answer refuses",
+    runs="inside the seat's (or the next table's) transaction; may read the database",
+)
 
 
 def seating_refusal(user, others: Sequence) -> Any:
@@ -213,7 +213,7 @@ def seating_refusal(user, others: Sequence) -> Any:
     people = [o for o in others if o.pk != user.pk and not o.computer]
     if not people:
         return None
-    return next((why for why in (check(user, people) for check in _seating_refusals) if why), None)
+    return refuse_seating.first(user, people)
 
 
 def _locked(game_id: int) -> Game:
@@ -402,20 +402,20 @@ def _announce_lobby(game: Game) -> None:
     send_on_commit(game.pk, {"type": "lobby", "status": game.status, "seats": seat_list(game)})
 
 
-# Checks of the games an app keeps private for a while for a reason of its own (the daily challenge:
-# its games until their day closes, daily/apps.py). Such a game's "Play again" is not that app's: it
-# is public, as a new game is unless asked otherwise. Named in an AppConfig.ready; no database access.
-_private_for_now: list[Callable[[Game], bool]] = []
-
-
-def private_for_now(check: Callable[[Game], bool]) -> None:
-    """Say of the games ``check`` names that their privacy is the app's, not their players' choice."""
-    if check not in _private_for_now:
-        _private_for_now.append(check)
+# The games an app keeps private for a while for a reason of its own (the daily challenge: its games
+# until their day closes). Such a game's "Play again" is not that app's: it is public, as a new game is
+# unless asked otherwise.
+private_for_now = Hook(
+    "games.tables.services.private_for_now",
+    "Whether a private game's privacy is an app's for a while, not its players' choice.",
+    receives="the `Game`",
+    returns='truthy when it is (its "Play again" is then public)',
+    runs='without the database, inside the "Play again" transaction',
+)
 
 
 def _next_private(old: Game) -> bool:
-    return old.private and not any(check(old) for check in _private_for_now)
+    return old.private and not private_for_now.any(old)
 
 
 def game_play_again(*, game_id: int, user, client_seed: str = "") -> Game:

@@ -90,7 +90,7 @@ async def test_a_subscribing_connection_killed_by_redis_is_told_once_it_is_back(
     def listener() -> None:
         told.append("again")
 
-    hooks.on_resubscribed(listener)
+    hooks.on_resubscribed.register(listener)
     try:
         channel = await layer.new_channel()
         await layer.group_add("game.4", channel)
@@ -120,5 +120,5 @@ async def test_a_subscribing_connection_killed_by_redis_is_told_once_it_is_back(
                 continue
         assert heard is not None and heard["type"] == "m"
     finally:
-        hooks.stop_telling(listener)
+        hooks.on_resubscribed.unregister(listener)
         await layer.flush()

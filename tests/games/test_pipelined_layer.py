@@ -143,7 +143,7 @@ async def test_a_killed_connection_is_made_again_with_every_subscription_and_the
     name = f"test-pl-{secrets.token_hex(4)}"
     layer = new_layer(client_name=name)
     told = asyncio.Event()
-    hooks.on_resubscribed(told.set)
+    hooks.on_resubscribed.register(told.set)
     try:
         channel = await layer.new_channel()
         await layer.group_add("game.3", channel)
@@ -165,7 +165,7 @@ async def test_a_killed_connection_is_made_again_with_every_subscription_and_the
                 continue
         assert heard is not None and heard["n"] >= 0
     finally:
-        hooks.stop_telling(told.set)
+        hooks.on_resubscribed.unregister(told.set)
         await layer.flush()
 
 
