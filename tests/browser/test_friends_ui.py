@@ -94,6 +94,7 @@ def test_follow_from_the_profile_then_watch_the_followed_player_from_the_list(
     # The header's search field: on the phone, in the menu.
     if device is PHONE:
         page.get_by_role("button", name="Menu").tap()
+        shoot(page, f"menu-{size}-{scheme}")
     search = page.get_by_role("searchbox", name="Find a player")
     search.fill("BO")
     search.press("Enter")
