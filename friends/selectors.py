@@ -62,9 +62,11 @@ def followed_players(viewer):
 
 def following_now(viewer, *, now=None, only_active: bool = False) -> list[Followed]:
     """The players ``viewer`` follows (``only_active``: those online or playing), playing first, then
-    online, then the others, each by name."""
+    online, then the others, each by name. One query when they follow nobody, three otherwise."""
     now = now or timezone.now()
     players = list(followed_players(viewer))
+    if not players:
+        return []
     ids = [p.pk for p in players]
     online = on_pages(ids, now)
     seats = (

@@ -47,9 +47,9 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         context["your_turn"] = lobby.games_waiting_for(request.user)[:5]
         # Of the players the viewer follows, those on the site or playing now (friends.selectors).
-        now = friend_selectors.following_now(request.user, only_active=True)
-        context["following_now"] = now[:HOME_FOLLOWING]
-        context["follows_anyone"] = bool(now) or friend_selectors.followed_players(request.user).exists()
+        followed = friend_selectors.following_now(request.user)
+        context["following_now"] = [e for e in followed if e.online][:HOME_FOLLOWING]
+        context["follows_anyone"] = bool(followed)
     return render(request, "home.html", context)
 
 

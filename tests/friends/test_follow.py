@@ -183,3 +183,15 @@ def test_a_deleted_account_takes_its_follows_both_ways_with_it(make_user):
     account_delete(user=bob)
 
     assert not Follow.objects.exists()
+
+
+def test_the_list_costs_one_query_for_nobody_followed_and_three_for_many(
+    make_user, django_assert_num_queries
+):
+    ann = make_user("ann")
+    with django_assert_num_queries(1):
+        assert following_now(ann) == []
+    for i in range(12):
+        follow_player(user=ann, username=make_user(f"p{i:02}").username)
+    with django_assert_num_queries(3):
+        assert len(following_now(ann)) == 12
