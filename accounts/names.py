@@ -29,7 +29,7 @@ RESERVED_WORDS = (
     *("accounts", "games", "groups", "players", "notices", "chat", "highscores", "api"),
     *("static", "media", "healthz", "i18n", "jsi18n", "login", "logout", "signup", "profile"),
     *("null", "none", "nil", "undefined", "anonymous", "nobody", "everyone", "all", "guest"),
-    *("unknown", "deleted", "computer"),
+    *("unknown", "deleted", "computer", "following", "search"),
 )
 
 # One checker for the process: ICU lets threads share a spoof checker that nobody reconfigures.

@@ -64,6 +64,14 @@ def on_a_page(user, now) -> bool:
     return _on_site(user, seen.cutoff(now))
 
 
+def on_pages(user_ids, now=None) -> set[int]:
+    """``on_a_page`` for many players at once: the pks among ``user_ids`` of those on a page of the site."""
+    since = seen.cutoff(now)
+    return set(
+        Preferences.objects.filter(user_id__in=user_ids, seen_at__gte=since).values_list("user_id", flat=True)
+    )
+
+
 # --- push messages (notices.push sends them; the settings page switches each kind per device) --------
 
 

@@ -5,9 +5,9 @@ Deletion keeps the account's row under a placeholder name and takes the person o
 stay, for their other players' results, statistics, ratings and replays (lichess keeps a closed
 account's games the same way): seats are PROTECTed and every game's stored state names its players, so
 the row stays and its name is replaced, in the games' states too. What identifies or describes the
-person goes: e-mail, display name, password, settings, devices, notices, blocks, reviews, sessions and
-sign-in records; what they wrote at tables and in groups is blanked and shown as removed (the messages
-of others around it keep their place). Figures of the kept games (ratings, standings, tournament
+person goes: e-mail, display name, password, settings, devices, notices, blocks, follows, reviews,
+sessions and sign-in records; what they wrote at tables and in groups is blanked and shown as removed
+(the messages of others around it keep their place). Figures of the kept games (ratings, standings, tournament
 entries, daily attempts) stay under the placeholder: they are no longer anyone's.
 
 Every model with a foreign key to the user has its decision in ``ON_DELETE`` below, and a test fails
@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts import names
 from chat.models import Message
 from coach.models import SeatReview
+from friends.models import Follow
 from games.errors import GameError, ReplayMismatch
 from games.models import Action, Connection, Game, Seat, SeedCommitment
 from games.results.replays import game_replay_states
@@ -67,6 +68,8 @@ ON_DELETE = {
     "pairing.Seek.user": "deleted",
     "pairing.Block.blocker": "deleted",
     "pairing.Block.blocked": "deleted",
+    "friends.Follow.follower": "deleted",
+    "friends.Follow.followed": "deleted",
     "notices.Preferences.user": "deleted",
     "notices.TurnMail.user": "deleted",
     "notices.Notice.user": "deleted",
@@ -235,6 +238,8 @@ def account_delete(*, user) -> str:
             model.objects.filter(user=user).delete()
         Block.objects.filter(blocker=user).delete()
         Block.objects.filter(blocked=user).delete()
+        Follow.objects.filter(follower=user).delete()
+        Follow.objects.filter(followed=user).delete()
         for model in (AccessAttempt, AccessLog, AccessFailureLog):
             model.objects.filter(username=old_name).delete()
     return user.username

@@ -1,5 +1,5 @@
-"""Pages and JSON about players and results: the profile (and its challenge), statistics, history, high
-scores, ratings, replays."""
+"""Pages and JSON about players and results: the profile (and its challenge and follow), statistics,
+history, high scores, ratings, replays."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ from django.views.decorators.http import require_POST
 
 from chat import selectors as chat_selectors
 from coach import selectors as coach_selectors
+from friends import selectors as friend_selectors
+from friends import services as friend_services
 from games import catalogue
 from games.access import can_watch
 from games.catalogue import GameKind
-from games.errors import GameError
+from games.errors import BadRequest, Forbidden, GameError, NotFound
 from games.models import Game
 from games.results import export, replays
 from games.results.highscores import PERIODS, high_scores, shown_board
@@ -122,6 +124,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
     blocked = other_person and is_blocked(viewer, player)
     # Nor may a player the other blocked challenge them: the form is not shown either way round.
     blocked_by = other_person and not blocked and is_blocked(player, viewer)
+    following = other_person and friend_selectors.is_following(viewer, player)
     games = recent_games(player, viewer)
     changes = rating_selectors.changes_of(player, [g.pk for g in games])
     for game in games:
@@ -135,6 +138,9 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "groups": group_selectors.in_common(viewer, player),
         "other_person": other_person,
         "blocked": blocked,
+        "following": following,
+        # Unfollowing is always offered; following not across a block (friends.services).
+        "may_follow": other_person and player.is_active and not blocked and not blocked_by,
         "challenge_form": form if other_person and not blocked and not blocked_by else None,
     }
     return render(request, "players/profile.html", context, status=status)
@@ -166,6 +172,33 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         % {"name": player.username},
     )
     return redirect("games:detail", game_id=game.pk)
+
+
+# What a refusal of the follow service answers when the profile is shown again with it.
+_REFUSAL_STATUS = {BadRequest: 400, Forbidden: 403, NotFound: 404}
+
+
+@login_required
+@require_POST
+def follow(request: HttpRequest, username: str) -> HttpResponse:
+    """Follow (``action=follow``) or unfollow (``action=unfollow``) a player; back to their profile. A
+    refusal (oneself, a computer, a block) is said on the profile, with its status."""
+    player = _player(username)
+    action = request.POST.get("action", "follow")
+    if action not in ("follow", "unfollow"):
+        return _profile(request, player, ChallengeForm(), status=400)
+    try:
+        if action == "unfollow":
+            friend_services.unfollow_player(user=request.user, username=player.username)
+            done = gettext("You no longer follow %(name)s.")
+        else:
+            friend_services.follow_player(user=request.user, username=player.username)
+            done = gettext("You follow %(name)s: see them in the players you follow.")
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return _profile(request, player, ChallengeForm(), status=_REFUSAL_STATUS.get(type(exc), 400))
+    messages.success(request, done % {"name": player.username})
+    return redirect("players:profile", username=player.username)
 
 
 @login_required

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from coach import hints
 from daily import selectors as daily
+from friends import selectors as friend_selectors
 from games import catalogue, fair_seeds
 from games.access import watchable
 from games.computers.players import STRENGTH_CHOICES
@@ -26,6 +27,9 @@ from groups import invites
 from infra.params import query_id, query_value
 from notices.models import preferences_of
 from play import challenge
+
+# How many of the players one follows the home page lists (the others: players:following).
+HOME_FOLLOWING = 8
 
 
 @require_safe
@@ -42,6 +46,10 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"solo_url": f"{lobby_path}?seats=1", "computer_url": f"{lobby_path}#play-computer"}
     if request.user.is_authenticated:
         context["your_turn"] = lobby.games_waiting_for(request.user)[:5]
+        # Of the players the viewer follows, those on the site or playing now (friends.selectors).
+        followed = friend_selectors.following_now(request.user)
+        context["following_now"] = [e for e in followed if e.online][:HOME_FOLLOWING]
+        context["follows_anyone"] = bool(followed)
     return render(request, "home.html", context)
 
 

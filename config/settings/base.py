@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "daily",
     "tournaments",
     "seasons",
+    "friends",
     "play",
     "django_tasks",
     "django_tasks_db",

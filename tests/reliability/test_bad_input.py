@@ -243,6 +243,10 @@ ROUTES: dict[str, Route] = {
     "players/<username>/challenge/": Route(
         lambda w: {"username": "bob"}, form={"kind": "farkle:10000", "pace": "live"}
     ),
+    # Following a player from the profile; the players one follows; finding a player by name.
+    "players/<username>/follow/": Route(lambda w: {"username": "bob"}, form={"action": "follow"}),
+    "players/following/": Route(),
+    "players/search/": Route(query={"q": "an"}),
     "players/<username>/history/": Route(
         lambda w: {"username": "ann"},
         query={"kind": "farkle", "period": "all", "group": "", "page": "1"},

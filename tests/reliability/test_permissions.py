@@ -232,6 +232,10 @@ GET_CASES = [
     Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
     Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
     Case("challenge-get", url("players:challenge", lambda w: ["bob"]), signed_in(405)),
+    # Following (friends): one's own list and the search for anyone signed in; following is POST only.
+    Case("follow-get", url("players:follow", lambda w: ["bob"]), signed_in(405)),
+    Case("following", url("players:following"), signed_in(200)),
+    Case("player-search", url("players:search"), signed_in(200)),
     Case("stats", url("players:stats", lambda w: ["ann"]), signed_in(200)),
     Case("stats-unknown", path("/players/nobody-here/stats/"), signed_in(404)),
     Case("history", url("players:history", lambda w: ["ann"]), signed_in(200)),
@@ -479,6 +483,14 @@ POST_CASES = [
         signed_in(Go("pairing:now", level="success"), waiting=Go("pairing:now", level="error")),
         "post",
         {"action": "block"},
+    ),
+    # Following a player from their profile: anyone signed in; bob cannot follow himself (400).
+    Case(
+        "follow",
+        url("players:follow", lambda w: ["bob"]),
+        signed_in(Go("players:profile", lambda w: ["bob"], "success"), waiting=400),
+        "post",
+        {"action": "follow"},
     ),
     # A challenge from a profile: a new table for the challenger; bob cannot challenge himself.
     Case(

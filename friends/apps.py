@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class FriendsConfig(AppConfig):
+    name = "friends"
+    verbose_name = "Friends"
+    default_auto_field = "django.db.models.BigAutoField"
