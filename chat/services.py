@@ -95,7 +95,7 @@ def _remove(messages, user) -> Message:
     row stays, empty, so that pages holding the message by its id learn that it went."""
     with transaction.atomic():
         message = messages.select_for_update(of=("self",)).select_related("group", "game__group").first()
-        if message is None or not _sees(message, user):
+        if message is None or not can_read(message, user):
             raise NotFound(_("There is no such message."))
         group = message.group if message.group_id else message.game.group
         if message.author_id != user.pk and (group is None or group.creator_id != user.pk):
@@ -109,7 +109,8 @@ def _remove(messages, user) -> Message:
     return message
 
 
-def _sees(message: Message, user) -> bool:
+def can_read(message: Message, user) -> bool:
+    """Whether ``user`` may read ``message``: its table's watchers, or its group's members."""
     if message.game_id:
         return can_watch(message.game, user)
     return Membership.objects.filter(group_id=message.group_id, user=user).exists()

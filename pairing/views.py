@@ -89,6 +89,11 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
             messages.success(request, _("You will not be seated with %(name)s again.") % {"name": username})
     except GameError as exc:
         messages.error(request, exc.message)
+    return next_or(request, "pairing:now")
+
+
+def next_or(request: HttpRequest, default: str) -> HttpResponse:
+    """Back to the form's ``next`` (a path on this site), else to the URL named ``default``."""
     nxt = request.POST.get("next", "")
     safe = (
         nxt.startswith("/")
@@ -97,4 +102,4 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
             nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
         )
     )
-    return HttpResponseRedirect(nxt) if safe else redirect("pairing:now")
+    return HttpResponseRedirect(nxt) if safe else redirect(default)

@@ -8,6 +8,7 @@ in the engine's `players`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,13 +21,15 @@ from games import access, effects, fair_dice, fair_seeds, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from games.live import moves
 from games.live.broadcast import send_on_commit
 from games.live.moves import ActionOutcome
 from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
+
+logger = logging.getLogger(__name__)
 
 # --- lifecycle -------------------------------------------------------------------------------
 
@@ -496,3 +499,25 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     """Apply one player action in one transaction and broadcast it after the commit (games.live.moves:
     the one function that decides a move, which the websockets' event loop runs as well)."""
     return moves.apply_action(game_id=game_id, user=user, client_id=client_id, action=action)
+
+
+def give_up_seats(*, user, client_id: str) -> None:
+    """Give up the person's seats in games not over, their account deleted or closed: a table waiting
+    for players is left (cancelled if it was theirs), a game being played resigned (``client_id``: the
+    resignation's), as leaving a group does; a challenge table kept for them is cancelled."""
+    unfinished = Seat.objects.filter(
+        user=user, resigned=False, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
+    ).select_related("game")
+    for seat in list(unfinished):
+        try:
+            if seat.game.status == Game.Status.OPEN:
+                game_leave(game_id=seat.game_id, user=user)
+            else:
+                game_apply_action(
+                    game_id=seat.game_id, user=user, client_id=client_id, action={"type": "resign"}
+                )
+        except GameError:
+            # The game moved on meanwhile (it ended, or the player already resigned): nothing to give up.
+            logger.info("game %s: nothing to give up for %s", seat.game_id, client_id)
+    open_for_them = Game.objects.filter(reserved_for=user, status=Game.Status.OPEN)
+    open_for_them.update(status=Game.Status.ABANDONED, finished_at=timezone.now())

@@ -747,13 +747,14 @@ def test_the_two_way_pairs_of_apps_are_the_known_ones():
 # The layers, lowest first: each package imports only from its own layer or the ones below it. infra
 # is the shared platform; accounts the players; games the game core; the apps that depend on it; the
 # apps built on those (seasons: on groups, notices and ratings); play the pages and the game's socket,
-# which put the apps together; config wires everything; bench measures it from outside.
+# which put the apps together; config wires everything; bench measures it from outside. safety
+# (reports, moderation) acts through chat, pairing and notices; play's pages and account data read it.
 LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
     {"chat", "coach", "daily", "groups", "notices", "ratings", "pairing", "tournaments"},
-    {"seasons"},
+    {"seasons", "safety"},
     {"play"},
     {"config"},
     {"bench"},

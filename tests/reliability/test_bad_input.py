@@ -265,6 +265,12 @@ ROUTES: dict[str, Route] = {
     "play/block/<username>/": Route(
         lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
     ),
+    # Reporting a player (safety): the form, and what it is about (a message or a game of theirs).
+    "safety/report/<username>/": Route(
+        lambda w: {"username": "bob"},
+        query={"message": "", "game": "", "next": "/"},
+        form={"reason": "unfair", "text": "Stalls every turn.", "message": "", "game": "", "next": "/"},
+    ),
     # The daily challenge: a day's page (its date in the path) and Play.
     "daily/": Route(),
     "daily/<day>/": Route(lambda w: {"day": days.today().isoformat()}),

@@ -334,6 +334,9 @@ GET_CASES = [
     Case("play-ask-get", url("pairing:ask"), signed_in(405)),
     Case("play-leave-get", url("pairing:leave"), signed_in(405)),
     Case("play-block-get", url("pairing:block", lambda w: ["bob"]), signed_in(405)),
+    # Reporting a player (safety): the form for everyone signed in (bob cannot report himself: the
+    # form says so when sent).
+    Case("report-form", url("safety:report", lambda w: ["bob"]), signed_in(200)),
     # The daily challenge (daily): today's page and an earlier day's for everyone signed in; a day to
     # come, or one nobody asked for, is no page; Play is POST only.
     Case("daily", url("daily:today"), signed_in(200)),
@@ -479,6 +482,13 @@ POST_CASES = [
         signed_in(Go("pairing:now", level="success"), waiting=Go("pairing:now", level="error")),
         "post",
         {"action": "block"},
+    ),
+    Case(
+        "report",
+        url("safety:report", lambda w: ["bob"]),
+        signed_in(Go("players:profile", lambda w: ["bob"], "success"), waiting=400),
+        "post",
+        {"reason": "name", "text": "A rude name."},
     ),
     # A challenge from a profile: a new table for the challenger; bob cannot challenge himself.
     Case(
