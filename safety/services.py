@@ -8,7 +8,6 @@ who reported whom; the moderators read the reports grouped by player (safety.sel
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -23,14 +22,9 @@ from pairing.models import Block
 from safety.models import TEXT_MAX, Report
 
 
-def player_named(username) -> object:
-    """The person called ``username``: a computer player or an unknown name is no such player."""
-    user = None
-    if isinstance(username, str) and storable(username):
-        user = get_user_model().objects.filter(username=username, computer="").first()
-    if user is None:
-        raise NotFound(_("There is no player called %(name)s."), name=username)
-    return user
+def player_named(username):
+    """The person called ``username`` (chat's lookup: a computer player is no such player)."""
+    return chat.person_named(username)
 
 
 def sentence(text, *, required: bool = True) -> str:

@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.errors import GameError, NotFound, RateLimited
-from infra.params import query_id
-from pairing.views import next_or
+from infra.params import next_or, query_id
 from safety import services
 from safety.forms import ReportForm
 

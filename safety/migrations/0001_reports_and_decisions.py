@@ -6,49 +6,141 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('chat', '0002_mutes_and_table_chat_off'),
-        ('games', '0012_game_status_aborted'),
+        ("chat", "0002_mutes_and_table_chat_off"),
+        ("games", "0012_game_status_aborted"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Decision',
+            name="Decision",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('dismiss', 'No action'), ('warn', 'Warn'), ('mute', 'Mute in chat'), ('bar', 'Bar from rated play'), ('close', 'Close the account'), ('lift', 'Lift the mute and the bar')], max_length=8)),
-                ('reason', models.CharField(max_length=300)),
-                ('until', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('moderator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("dismiss", "No action"),
+                            ("warn", "Warn"),
+                            ("mute", "Mute in chat"),
+                            ("bar", "Bar from rated play"),
+                            ("close", "Close the account"),
+                            ("lift", "Lift the mute and the bar"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("reason", models.CharField(max_length=300)),
+                ("until", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "moderator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Report',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('chat', 'Abuse in chat'), ('help', 'Cheating: help from a computer or another person'), ('unfair', 'Unfair play, such as stalling'), ('name', 'Offensive name'), ('other', 'Something else')], max_length=8)),
-                ('text', models.CharField(max_length=300)),
-                ('subject', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('handled_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='chat.message')),
-                ('reported', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("chat", "Abuse in chat"),
+                            ("help", "Cheating: help from a computer or another person"),
+                            ("unfair", "Unfair play, such as stalling"),
+                            ("name", "Offensive name"),
+                            ("other", "Something else"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("text", models.CharField(max_length=300)),
+                ("subject", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("handled_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "message",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="chat.message",
+                    ),
+                ),
+                (
+                    "reported",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
-                'indexes': [models.Index(fields=['reported', 'handled_at'], name='safety_repo_reporte_f74e5b_idx')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('handled_at__isnull', True)), fields=('reporter', 'reported', 'subject'), name='report_once_while_open'), models.CheckConstraint(condition=models.Q(('reporter', models.F('reported')), _negated=True), name='report_not_self')],
+                "ordering": ["-created_at", "-pk"],
+                "indexes": [
+                    models.Index(fields=["reported", "handled_at"], name="safety_repo_reporte_f74e5b_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("handled_at__isnull", True)),
+                        fields=("reporter", "reported", "subject"),
+                        name="report_once_while_open",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("reporter", models.F("reported")), _negated=True),
+                        name="report_not_self",
+                    ),
+                ],
             },
         ),
     ]

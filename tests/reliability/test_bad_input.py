@@ -235,6 +235,9 @@ ROUTES: dict[str, Route] = {
     "chat/groups/<group_id>/<message_id>/remove/": Route(
         lambda w: {"group_id": w.group.pk, "message_id": w.chat_message_id}, owner="creator"
     ),
+    # A table's chat turned off or on for oneself; a player's chat muted or unmuted.
+    "chat/games/<game_id>/": Route(game("public-farkle"), form={"action": "off"}),
+    "chat/mute/<username>/": Route(lambda w: {"username": "bob"}, form={"action": "mute", "next": "/"}),
     # The profile reads "kind" only to send the statistics' old links to their page.
     "players/<username>/": Route(lambda w: {"username": "ann"}, query={"kind": "farkle"}),
     "players/<username>/stats/": Route(

@@ -324,6 +324,27 @@ GET_CASES = [
     # Chat: a group's messages are posted and removed with POST only.
     Case("group-chat-get", url("chat:group_post", group_args), signed_in(405)),
     Case("group-chat-remove-get", url("chat:group_remove", lambda w: [w.group.pk, 1]), signed_in(405)),
+    Case("table-chat-get", url("chat:table_chat", game("public-farkle")), signed_in(405)),
+    Case("mute-get", url("chat:mute", lambda w: ["bob"]), signed_in(405)),
+    # A table's chat off for oneself (anyone who may watch the table); a mute is one's own (bob may not
+    # mute himself: an error, back to the profile).
+    Case(
+        "table-chat-off",
+        url("chat:table_chat", game("public-farkle")),
+        signed_in(Go("games:detail", game("public-farkle"), None)),
+        "post",
+        {"action": "off"},
+    ),
+    Case(
+        "mute",
+        url("chat:mute", lambda w: ["bob"]),
+        signed_in(
+            Go("players:profile", lambda w: ["bob"], "success"),
+            waiting=Go("players:profile", lambda w: ["bob"], "error"),
+        ),
+        "post",
+        {"action": "mute"},
+    ),
     # Notifications: one's own settings; the e-mails' unsubscribe link works with its token alone.
     Case("notices", url("notices:list"), signed_in(200)),
     Case("notice-settings", url("notices:settings"), signed_in(200)),
