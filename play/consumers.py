@@ -53,11 +53,12 @@ def _opened(*, game_id: int, user, channel_name: str) -> dict:
 def _with_chat(snapshot: dict, game_id: int, user) -> dict:
     """A snapshot of the game with its latest chat messages as ``user`` reads them (the chat app's,
     shown beside the game: none of those they muted, none if they turned the table's chat off), and
-    the table's ratings (the ratings app's: beside each name, and what the game's end changed)."""
+    the table's ratings (the ratings app's: beside each name, and what the game's end changed; at its
+    end only for a player who hides them during a game)."""
     return {
         **snapshot,
         "chat": chat_selectors.recent_for_game(game_id, user),
-        "ratings": rating_selectors.for_game_id(game_id),
+        "ratings": rating_selectors.for_game_id(game_id, user),
     }
 
 

@@ -7,19 +7,28 @@ who reported whom; the moderators read the reports grouped by player (safety.sel
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.sockets import end_sockets
 from chat import services as chat
 from chat.models import Message
 from games.access import can_watch
-from games.errors import BadRequest, NotFound, RateLimited
+from games.errors import BadRequest, Forbidden, NotFound, RateLimited
 from games.models import Game
+from games.tables import services as tables
 from infra import ratelimit
 from infra.params import storable
+from notices import services as notices
 from pairing.models import Block
-from safety.models import TEXT_MAX, Report
+from pairing.services import seek_leave
+from safety.models import TEXT_MAX, Decision, Report
 
 
 def player_named(username):
@@ -104,3 +113,104 @@ def report(
             raise
         return same, False
     return made, True
+
+
+# --- moderation ------------------------------------------------------------------------------------
+
+# How long a moderator's mute or bar may hold, in hours: a day, a week, a month, a year.
+DURATIONS = (24, 7 * 24, 30 * 24, 365 * 24)
+
+
+def is_moderator(user) -> bool:
+    return bool(user.is_authenticated and user.is_active and user.is_staff)
+
+
+def decide(*, moderator, username, kind, reason, hours: int | None = None) -> Decision:
+    """``moderator`` decides about the player called ``username``: ``kind`` (Decision.Kind) for
+    ``reason``, a mute or a bar for ``hours`` (DURATIONS). The open reports about the player are
+    handled with it, the decision is logged, and the player told what and why (not by whom) — all in
+    one transaction. Closing an account gives up its unfinished games and ends its sessions."""
+    if not is_moderator(moderator):
+        raise Forbidden(_("Only moderators decide on reports."))
+    if kind not in Decision.Kind.values:
+        raise BadRequest(_("Choose one of the decisions."))
+    reason = sentence(reason)
+    timed = kind in (Decision.Kind.MUTE, Decision.Kind.BAR)
+    if timed and hours not in DURATIONS:
+        raise BadRequest(_("Choose how long it holds."))
+    now = timezone.now()
+    until = now + timedelta(hours=hours) if timed else None
+    with transaction.atomic():
+        player = get_user_model().objects.select_for_update().filter(pk=player_named(username).pk).first()
+        if kind == Decision.Kind.CLOSE and (player.is_staff or player.pk == moderator.pk):
+            raise Forbidden(_("A moderator's account is not closed here."))
+        fields = []
+        if kind == Decision.Kind.MUTE:
+            player.chat_muted_until, fields = until, ["chat_muted_until"]
+        elif kind == Decision.Kind.BAR:
+            player.rated_barred_until, fields = until, ["rated_barred_until"]
+            seek_leave(user=player)  # a request waiting in a queue is for a rated table
+        elif kind == Decision.Kind.LIFT:
+            player.chat_muted_until = player.rated_barred_until = None
+            fields = ["chat_muted_until", "rated_barred_until"]
+        elif kind == Decision.Kind.CLOSE:
+            player.is_active, fields = False, ["is_active"]
+        if fields:
+            player.save(update_fields=fields)
+        decision = Decision.objects.create(
+            player=player, moderator=moderator, kind=kind, reason=reason, until=until
+        )
+        Report.objects.filter(reported=player, handled_at=None).update(handled_at=now)
+        if kind != Decision.Kind.DISMISS:
+            shown = until.strftime("%Y-%m-%d %H:%M UTC") if until else ""
+            notices.moderated(player, kind, reason=reason, until=shown)
+        if kind == Decision.Kind.CLOSE:
+            tables.give_up_seats(user=player, client_id="account-closed")
+            # Django signs an inactive account out at its next request; its open sockets end now.
+            end_sockets(user_id=player.pk)
+    return decision
+
+
+# --- what the moderators read ----------------------------------------------------------------------
+
+
+def reported_players() -> list[dict]:
+    """The players with open reports, the most reported first: their name, how many open reports
+    (from how many reporters), the reasons, and the latest report's time."""
+    rows = (
+        Report.objects.filter(handled_at=None)
+        .values("reported__username")
+        .annotate(
+            reports=Count("pk"),
+            reporters=Count("reporter", distinct=True),
+            latest=Max("created_at"),
+        )
+        .order_by("-reporters", "-reports", "-latest")
+    )
+    reasons: dict[str, set[str]] = {}
+    for name, reason in Report.objects.filter(handled_at=None).values_list("reported__username", "reason"):
+        reasons.setdefault(name, set()).add(reason)
+    labels = dict(Report.Reason.choices)
+    return [
+        {
+            "username": row["reported__username"],
+            "reports": row["reports"],
+            "reporters": row["reporters"],
+            "latest": row["latest"],
+            "reasons": sorted(str(labels[r]) for r in reasons.get(row["reported__username"], ())),
+        }
+        for row in rows
+    ]
+
+
+def player_file(username) -> dict:
+    """One player's reports (open first, each with its message or game) and the decisions about
+    them, newest first."""
+    player = player_named(username)
+    reports = list(
+        Report.objects.filter(reported=player)
+        .select_related("reporter", "message", "game")
+        .order_by(F("handled_at").asc(nulls_first=True), "-created_at")
+    )
+    decisions = list(Decision.objects.filter(player=player).select_related("moderator"))
+    return {"player": player, "reports": reports, "decisions": decisions}

@@ -7,4 +7,6 @@ app_name = "safety"
 
 urlpatterns = [
     path("report/<text:username>/", views.report, name="report"),
+    path("moderation/", views.moderation, name="moderation"),
+    path("moderation/<text:username>/", views.moderation_player, name="moderation_player"),
 ]

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.errors import GameError, NotFound, RateLimited
+from games.errors import Forbidden, GameError, NotFound, RateLimited
 from infra.params import next_or, query_id
 from safety import services
-from safety.forms import ReportForm
+from safety.forms import DecisionForm, ReportForm
 
 
 def _status(exc: GameError) -> int:
+    if isinstance(exc, Forbidden):
+        return 403
     return 404 if isinstance(exc, NotFound) else 429 if isinstance(exc, RateLimited) else 400
 
 
@@ -75,3 +77,48 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
 def _page(request, form, player, message=None, game=None, status: int = 200) -> HttpResponse:
     context = {"form": form, "player": player, "message": message, "game": game}
     return render(request, "safety/report.html", context, status=status)
+
+
+def _moderator(request: HttpRequest) -> None:
+    if not services.is_moderator(request.user):
+        raise PermissionDenied("Moderators only.")
+
+
+@login_required
+def moderation(request: HttpRequest) -> HttpResponse:
+    """The moderators' list: the players with open reports, the most reported first."""
+    _moderator(request)
+    return render(request, "safety/moderation.html", {"players": services.reported_players()})
+
+
+@login_required
+def moderation_player(request: HttpRequest, username: str) -> HttpResponse:
+    """One player's reports, with the messages and games in question, the decisions about them, and
+    the form that decides (POST)."""
+    _moderator(request)
+    try:
+        file = services.player_file(username)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    form = DecisionForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.decide(
+                    moderator=request.user,
+                    username=username,
+                    kind=data["kind"],
+                    reason=data["reason"],
+                    hours=data["hours"],
+                )
+            except GameError as exc:
+                form.add_error(None, exc.message)
+                status = _status(exc)
+            else:
+                messages.success(request, _("Decided and logged; %(name)s is told.") % {"name": username})
+                return redirect("safety:moderation_player", username=username)
+        else:
+            status = 400
+    return render(request, "safety/player.html", {**file, "form": form}, status=status)

@@ -103,6 +103,8 @@ def game_create(
     _check_computers(computers, strength, seats - len(others))
     if client_seed and not fair_dice.valid_client_seed(client_seed):
         _bad_seed()
+    if rated and seats > 1 and not others:  # a table one player opens (pairing and rounds seat others)
+        refuse_if_barred(creator)
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
@@ -211,6 +213,17 @@ def refuse_seating(check: Callable) -> None:
         _seating_refusals.append(check)
 
 
+def refuse_if_barred(user) -> None:
+    """A player a moderator barred from rated play (accounts.User.rated_barred_until) plays no rated
+    game with others until the bar ends: pairing, challenges, and rated tables of the lobby."""
+    if user.is_authenticated and user.barred_from_rated():
+        raise Forbidden(
+            _("A moderator barred you from rated games until %(until)s."),
+            "barred",
+            until=user.rated_barred_until.strftime("%Y-%m-%d %H:%M UTC"),
+        )
+
+
 def seating_refusal(user, others: Sequence) -> Any:
     """Why ``user`` may not sit at one table with the people ``others``, or None."""
     people = [o for o in others if o.pk != user.pk and not o.computer]
@@ -250,6 +263,8 @@ def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
         ):
             raise Forbidden(_("This table is kept for the players of the game before it."))
         _check_member(game.group, user)
+        if game.rated and game.max_seats > 1:
+            refuse_if_barred(user)
         seated = list(game.seats.select_related("user"))
         if (why := seating_refusal(user, [s.user for s in seated])) is not None:
             raise Forbidden(why)

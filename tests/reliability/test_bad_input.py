@@ -160,7 +160,13 @@ ROUTES: dict[str, Route] = {
         form={"username": "newcomer", "email": "", "password1": PASSWORD, "password2": PASSWORD},
     ),
     "accounts/profile/": Route(
-        form={"display_name": "Ann", "email": "", "theme": "auto", "quick_scoring": "on"}
+        form={
+            "display_name": "Ann",
+            "email": "",
+            "theme": "auto",
+            "quick_scoring": "on",
+            "hide_ratings_in_game": "on",
+        }
     ),
     "accounts/login/": Route(
         owner="anonymous", query={"next": "/"}, form={"username": "ann", "password": PASSWORD, "next": "/"}
@@ -273,6 +279,11 @@ ROUTES: dict[str, Route] = {
         lambda w: {"username": "bob"},
         query={"message": "", "game": "", "next": "/"},
         form={"reason": "unfair", "text": "Stalls every turn.", "message": "", "game": "", "next": "/"},
+    ),
+    # The moderators' pages: the reported players, and one player's reports with the decision's form.
+    "safety/moderation/": Route(owner="staff"),
+    "safety/moderation/<username>/": Route(
+        lambda w: {"username": "bob"}, owner="staff", form={"kind": "warn", "reason": "Be kind.", "hours": ""}
     ),
     # The daily challenge: a day's page (its date in the path) and Play.
     "daily/": Route(),

@@ -22,6 +22,11 @@ from tests.notices.test_notices_socket import Header
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _fresh(fresh_limits):
+    """Each test counts its own chat lines and reports (ids repeat between tests on SQLite)."""
+
+
 def _table(make_user, seats=("ann", "bob", "cy")):
     users = [make_user(name) for name in seats]
     game = tables.game_create(creator=users[0], kind="farkle", seats=len(users))

@@ -24,6 +24,11 @@ from tests.factories import started_farkle_pair
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _fresh(fresh_limits):
+    """Each test counts its own chat lines and reports (ids repeat between tests on SQLite)."""
+
+
 def _table_message(make_user):
     game_id, _mover = started_farkle_pair(make_user)
     ann, bob = (type(_mover).objects.get(username=n) for n in ("ann", "bob"))
@@ -58,7 +63,7 @@ def test_a_report_of_a_game_and_of_the_player_alone(make_user):
     assert Block.objects.filter(blocker=ann, blocked=bob).count() == 1
 
 
-def test_reporting_again_while_open_is_the_same_report_and_not_counted(make_user, settings, fresh_limits):
+def test_reporting_again_while_open_is_the_same_report_and_not_counted(make_user, settings):
     settings.REPORTS_PER_DAY = 1
     ann, _bob = make_user("ann"), make_user("bob")
     first, new = services.report(reporter=ann, username="bob", reason="name", text="rude name")
@@ -68,7 +73,7 @@ def test_reporting_again_while_open_is_the_same_report_and_not_counted(make_user
     assert Report.objects.count() == 1
 
 
-def test_the_reports_of_a_day_are_limited(make_user, settings, fresh_limits):
+def test_the_reports_of_a_day_are_limited(make_user, settings):
     settings.REPORTS_PER_DAY = 2
     ann = make_user("ann")
     for name in ("bob", "cy"):
