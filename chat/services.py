@@ -44,7 +44,6 @@ def _limit(user) -> None:
     if muted is not None and muted > timezone.now():
         raise Forbidden(
             _("A moderator muted you in chat until %(until)s."),
-            "muted",
             until=timezone.localtime(muted).strftime("%Y-%m-%d %H:%M %Z"),
         )
     wait = ratelimit.shared_hit(f"chat:{user.pk}", settings.CHAT_MESSAGES_PER_MINUTE, period=60)

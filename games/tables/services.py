@@ -219,7 +219,6 @@ def refuse_if_barred(user) -> None:
     if user.is_authenticated and user.barred_from_rated():
         raise Forbidden(
             _("A moderator barred you from rated games until %(until)s."),
-            "barred",
             until=user.rated_barred_until.strftime("%Y-%m-%d %H:%M UTC"),
         )
 

@@ -13,6 +13,7 @@ from notices.models import Notice
 from safety import services
 from safety.models import Decision, Report
 from tests.browser.fixtures import SHOTS
+from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
 from tests.e2e.axe import axe_violations
 from tests.factories import started_farkle_pair
@@ -29,10 +30,10 @@ def shot(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_report_and_mute_from_the_table_then_a_moderator_mutes_the_writer(open_as, make_user, scheme):  # noqa: F811
-    game_id, mover = started_farkle_pair(make_user)
+    game_id, mover = off_loop(started_farkle_pair, make_user)
     ann, bob = (type(mover).objects.get(username=n) for n in ("ann", "bob"))
     rita = make_user("rita", is_staff=True)
-    rude = chat.post_to_game(game_id=game_id, user=bob, text="you play like a potato")
+    rude = off_loop(chat.post_to_game, game_id=game_id, user=bob, text="you play like a potato")
 
     a = open_as(ann, PHONE, scheme)
     a.goto(f"/games/{game_id}/")
@@ -54,7 +55,7 @@ def test_report_and_mute_from_the_table_then_a_moderator_mutes_the_writer(open_a
     # Mute from the chat: bob's line goes at once; his next one never arrives, ann's own does.
     a.locator(f'#g-chat li[data-id="{rude.pk}"]').get_by_role("button", name="Mute bob").tap()
     expect(a.locator(f'#g-chat li[data-id="{rude.pk}"]')).to_have_count(0)
-    chat.post_to_game(game_id=game_id, user=bob, text="still a potato")
+    off_loop(chat.post_to_game, game_id=game_id, user=bob, text="still a potato")
     a.locator("#g-chat-text").fill("good game anyway")
     a.locator("#g-chat-text").press("Enter")
     expect(a.locator("#g-chat")).to_contain_text("good game anyway")
@@ -70,7 +71,7 @@ def test_report_and_mute_from_the_table_then_a_moderator_mutes_the_writer(open_a
     shot(m, f"moderation-390-{scheme}")
     m.locator('[data-player="bob"]').get_by_role("link", name="bob").tap()
     expect(m.locator(".reported-message")).to_have_text("you play like a potato")
-    m.get_by_label("Decision").select_option("mute")
+    m.locator("#id_kind").select_option("mute")
     m.get_by_label("For (a mute or a bar)").select_option(label="A day")
     m.get_by_label("Why (the player reads it)").fill("Insults at the table.")
     shot(m, f"moderation-player-390-{scheme}")
@@ -86,6 +87,7 @@ def test_report_and_mute_from_the_table_then_a_moderator_mutes_the_writer(open_a
     expect(b.locator("main")).not_to_contain_text("rita")
     assert Notice.objects.filter(user=bob, text__startswith="A moderator muted").count() == 1
     b.goto(f"/games/{game_id}/")
+    expect(b.locator("#g-chat")).to_contain_text("still a potato")  # the socket's snapshot is in
     b.locator("#g-chat-text").fill("hello?")
     b.locator("#g-chat-text").press("Enter")
     expect(b.locator(".chat-note")).to_contain_text("A moderator muted you in chat")
@@ -96,7 +98,7 @@ def test_report_and_mute_from_the_table_then_a_moderator_mutes_the_writer(open_a
 def test_the_profile_and_moderation_pages_look_right(open_as, make_user, device, size, scheme):  # noqa: F811
     ann, _bob = make_user("ann"), make_user("bob")
     rita = make_user("rita", is_staff=True)
-    services.report(reporter=ann, username="bob", reason="name", text="A rude name.")
+    off_loop(services.report, reporter=ann, username="bob", reason="name", text="A rude name.")
     a = open_as(ann, device, scheme)
     a.goto("/players/bob/")
     expect(a.locator("#report-link")).to_be_visible()
