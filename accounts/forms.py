@@ -46,7 +46,7 @@ class PlayerChangeForm(UserChangeForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "theme", "quick_scoring")
+        fields = ("display_name", "email", "theme", "quick_scoring", "hide_ratings_in_game")
         widgets = {"theme": forms.RadioSelect}
         help_texts = {"theme": _("Follow the device: light or dark as your phone or computer is set.")}
 

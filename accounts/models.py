@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import sockets
@@ -42,6 +43,18 @@ class User(AbstractUser):
     # are signed up at the same moment. NULL (which a unique index lets repeat) only for an account
     # kept from before names were compared whose name looks like an older one's (migration 0006).
     name_key = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
+    # At a table the players' ratings are hidden from this player until the game ends (their choice,
+    # as lichess offers it): the game, not the figures.
+    hide_ratings_in_game = models.BooleanField(
+        _("hide ratings during a game"),
+        default=False,
+        help_text=_("The ratings at your table are shown only when the game is over."),
+    )
+    # What a moderator decided (safety.services, which logs each decision): until then the player
+    # writes in no chat, and plays no rated game. Kept on the account, read by chat, pairing and the
+    # challenges alike, which sit below the moderation app.
+    chat_muted_until = models.DateTimeField(null=True, blank=True, editable=False)
+    rated_barred_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     # The session (accounts.sockets.session_mark) whose sockets stay open when the password saved next
     # is new: the one that changed it, which Django keeps signed in (update_session_auth_hash). None: a
@@ -74,6 +87,14 @@ class User(AbstractUser):
     @property
     def is_computer(self) -> bool:
         return bool(self.computer)
+
+    def barred_from_rated(self, now=None) -> bool:
+        """A moderator barred the player from rated play, and the bar still holds."""
+        return self.rated_barred_until is not None and self.rated_barred_until > (now or timezone.now())
+
+    def muted_in_chat(self, now=None) -> bool:
+        """A moderator muted the player in every chat, and the mute still holds."""
+        return self.chat_muted_until is not None and self.chat_muted_until > (now or timezone.now())
 
     def __str__(self) -> str:
         return self.username

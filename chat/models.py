@@ -43,3 +43,34 @@ class Message(models.Model):
             "removed": self.removed,
             "at": self.created_at.isoformat(),
         }
+
+
+class Mute(models.Model):
+    """``muter`` no longer reads ``muted``'s chat: at every table and in every group, on the page and
+    live. Nobody else is told."""
+
+    muter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["muter", "muted"], name="mute_unique_pair"),
+            models.CheckConstraint(condition=~models.Q(muter=models.F("muted")), name="mute_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.muter_id} mutes {self.muted_id}"
+
+
+class TableChatOff(models.Model):
+    """``user`` turned the chat of one game's table off for themselves: none of it is shown to them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="table_chat_off_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} off at {self.game_id}"

@@ -7,17 +7,19 @@ import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from chat.models import MAX_LENGTH, Message
+from chat.models import MAX_LENGTH, Message, Mute, TableChatOff
 from games.access import can_watch
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
-from games.live.broadcast import send_on_commit
+from games.live.broadcast import group_name, layer_message, send_on_commit_to
 from games.models import Game
 from groups.models import Group, Membership
 from infra import ratelimit
+from infra.params import storable
 from notices.feed import tell_users_on_commit
 
 
@@ -37,6 +39,13 @@ def clean(text) -> str:
 
 
 def _limit(user) -> None:
+    # Read again: a socket's user was read at its handshake, before a moderator's mute perhaps.
+    muted = get_user_model().objects.filter(pk=user.pk).values_list("chat_muted_until", flat=True).first()
+    if muted is not None and muted > timezone.now():
+        raise Forbidden(
+            _("A moderator muted you in chat until %(until)s."),
+            until=timezone.localtime(muted).strftime("%Y-%m-%d %H:%M %Z"),
+        )
     wait = ratelimit.shared_hit(f"chat:{user.pk}", settings.CHAT_MESSAGES_PER_MINUTE, period=60)
     if wait is not None:
         raise RateLimited(_("You are writing too fast: wait %(wait)s s."), retry_after=wait, wait=wait)
@@ -63,7 +72,7 @@ def post_to_game(*, game_id: int, user, text) -> Message:
     _limit(user)
     with transaction.atomic():
         message = Message.objects.create(game=game, author=user, text=text)
-        send_on_commit(game.pk, {"type": "chat", "message": message.as_dict()})
+        _tell_table(message)
     return message
 
 
@@ -95,7 +104,7 @@ def _remove(messages, user) -> Message:
     row stays, empty, so that pages holding the message by its id learn that it went."""
     with transaction.atomic():
         message = messages.select_for_update(of=("self",)).select_related("group", "game__group").first()
-        if message is None or not _sees(message, user):
+        if message is None or not can_read(message, user):
             raise NotFound(_("There is no such message."))
         group = message.group if message.group_id else message.game.group
         if message.author_id != user.pk and (group is None or group.creator_id != user.pk):
@@ -103,18 +112,70 @@ def _remove(messages, user) -> Message:
         message.removed, message.text = True, ""
         message.save(update_fields=["removed", "text"])
         if message.game_id:
-            send_on_commit(message.game_id, {"type": "chat", "message": message.as_dict()})
+            _tell_table(message)
         else:
             _tell_group(message.group, message)
     return message
 
 
-def _sees(message: Message, user) -> bool:
+def can_read(message: Message, user) -> bool:
+    """Whether ``user`` may read ``message``: its table's watchers, or its group's members."""
     if message.game_id:
         return can_watch(message.game, user)
     return Membership.objects.filter(group_id=message.group_id, user=user).exists()
 
 
+def _tell_table(message: Message) -> None:
+    """Every socket of the message's table hears it once committed; each leaves it out for a reader
+    who muted its author or turned the table's chat off (play.consumers, chat.selectors.hidden_from),
+    which is why the author travels with it."""
+    payload = {"type": "chat", "message": message.as_dict()}
+    layered = {**layer_message(payload), "author": message.author_id}
+    send_on_commit_to([(group_name(message.game_id), layered)])
+
+
 def _tell_group(group: Group, message: Message) -> None:
-    members = Membership.objects.filter(group=group).values_list("user__username", flat=True)
+    """The group's members hear it, but those who muted its author."""
+    members = (
+        Membership.objects.filter(group=group)
+        .exclude(user__in=Mute.objects.filter(muted_id=message.author_id).values("muter"))
+        .values_list("user__username", flat=True)
+    )
     tell_users_on_commit(members, {"type": "notices.chat", "group": group.pk, "message": message.as_dict()})
+
+
+# --- mutes, and a table's chat turned off ----------------------------------------------------------
+
+
+def person_named(username):
+    """The person (not a computer player) called ``username``; no such player otherwise."""
+    user = None
+    if isinstance(username, str) and storable(username):
+        user = get_user_model().objects.filter(username=username, computer="").first()
+    if user is None:
+        raise NotFound(_("There is no player called %(name)s."), name=username)
+    return user
+
+
+def mute(*, user, username) -> Mute:
+    """``user`` no longer reads the chat of the player called ``username``, anywhere."""
+    other = person_named(username)
+    if other.pk == user.pk:
+        raise BadRequest(_("You cannot mute yourself."))
+    found, _created = Mute.objects.get_or_create(muter=user, muted=other)
+    return found
+
+
+def unmute(*, user, username) -> None:
+    Mute.objects.filter(muter=user, muted=person_named(username)).delete()
+
+
+def table_chat(*, game_id: int, user, on: bool) -> None:
+    """``user`` turns the chat of the game's table off (``on`` False) or on again, for themselves."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not can_watch(game, user):
+        raise NotFound(_("There is no such game."))
+    if on:
+        TableChatOff.objects.filter(user=user, game=game).delete()
+    else:
+        TableChatOff.objects.get_or_create(user=user, game=game)

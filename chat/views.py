@@ -5,10 +5,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from chat import services
-from games.errors import Forbidden, GameError, NotFound, RateLimited
+from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited
+from infra.params import next_or
 
 
 def _refusal(exc: GameError) -> JsonResponse:
@@ -28,7 +31,7 @@ def _refusal(exc: GameError) -> JsonResponse:
 def post(request: HttpRequest, group_id: int) -> HttpResponse:
     # The page's script asks for JSON, to keep the text and say why beside the input; the plain form
     # (no script) gets the page again, with the refusal at its top.
-    script = request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+    script = _wants_json(request)
     try:
         message = services.post_to_group(
             group_id=group_id, user=request.user, text=request.POST.get("text", "")
@@ -51,3 +54,53 @@ def remove(request: HttpRequest, group_id: int, message_id: int) -> HttpResponse
     except GameError as exc:
         messages.error(request, exc.message)
     return redirect(f"/groups/{group_id}/#chat")
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+@login_required
+@require_POST
+def mute(request: HttpRequest, username: str) -> HttpResponse:
+    """Mute (``action=mute``) or unmute (``action=unmute``) a player's chat, for oneself; the game
+    page's script asks for JSON, a profile's form goes back to ``next``."""
+    action = request.POST.get("action", "mute")
+    try:
+        if action == "unmute":
+            services.unmute(user=request.user, username=username)
+            said = _("You read %(name)s's chat again.")
+        elif action == "mute":
+            services.mute(user=request.user, username=username)
+            said = _("You no longer read %(name)s's chat, at any table or in any group.")
+        else:
+            raise BadRequest(_("Mute or unmute."))
+    except GameError as exc:
+        if _wants_json(request):
+            return _refusal(exc)
+        messages.error(request, exc.message)
+    else:
+        said = said % {"name": username}
+        if _wants_json(request):
+            return JsonResponse({"user": username, "muted": action == "mute", "said": said})
+        messages.success(request, said)
+    return next_or(request, reverse("players:profile", args=[username]))
+
+
+@login_required
+@require_POST
+def table_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Turn a table's chat off (``action=off``) or on again (``action=on``) for oneself."""
+    action = request.POST.get("action", "off")
+    try:
+        if action not in ("on", "off"):
+            raise BadRequest(_("Turn the chat on or off."))
+        services.table_chat(game_id=game_id, user=request.user, on=action == "on")
+    except GameError as exc:
+        if _wants_json(request):
+            return _refusal(exc)
+        messages.error(request, exc.message)
+    else:
+        if _wants_json(request):
+            return JsonResponse({"game": game_id, "chat": action})
+    return redirect("games:detail", game_id=game_id)

@@ -28,6 +28,7 @@ urlpatterns = [
     path("groups/<id:group_id>/tournaments/", include("tournaments.urls")),
     path("notices/", include("notices.urls")),
     path("chat/", include("chat.urls")),
+    path("safety/", include("safety.urls")),
     path("players/", include("play.player_urls")),
     path("highscores/", player_views.highscores_page, name="highscores"),
     path("ratings/", player_views.ratings_page, name="ratings"),

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import BadRequest, ValidationError
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.shortcuts import resolve_url
 from django.urls import register_converter
+from django.utils.http import url_has_allowed_host_and_scheme
 
 # Every id column is a bigint (DEFAULT_AUTO_FIELD is BigAutoField): no row has an id past this.
 MAX_ID = 2**63 - 1
@@ -88,6 +90,24 @@ def query_id(request: HttpRequest, name: str) -> int | None:
         return query_value(request, name, id_field())
     except BadRequest:
         raise Http404(f"No such {name}.") from None
+
+
+def posted_next(request: HttpRequest) -> str:
+    """The form's ``next`` when it is a path on this site (and on HTTPS if the request is), else ""."""
+    nxt = request.POST.get("next", "")
+    safe = (
+        nxt.startswith("/")
+        and nxt.isprintable()
+        and url_has_allowed_host_and_scheme(
+            nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+    )
+    return nxt if safe else ""
+
+
+def next_or(request: HttpRequest, default: str) -> HttpResponseRedirect:
+    """Back to the form's ``next`` (a path on this site), else to ``default`` (a URL or its name)."""
+    return HttpResponseRedirect(posted_next(request) or resolve_url(default))
 
 
 class RefuseBadHeaders:

@@ -232,6 +232,23 @@ def season_closed(users, *, group, number: int, game: str, champions: list[str],
     tell_users_on_commit([user.username for user in users])
 
 
+# What a moderator's decision tells its player (safety.services.decide), by the decision's kind.
+MODERATION_NOTICES = {
+    "warn": gettext_noop("A moderator warned you: %(reason)s"),
+    "mute": gettext_noop("A moderator muted you in chat until %(until)s: %(reason)s"),
+    "bar": gettext_noop("A moderator barred you from rated games until %(until)s: %(reason)s"),
+    "close": gettext_noop("A moderator closed your account: %(reason)s"),
+    "lift": gettext_noop("A moderator lifted your chat mute and your bar from rated games: %(reason)s"),
+}
+
+
+def moderated(user, kind: str, *, reason: str, until: str = "") -> None:
+    """A moderator decided about ``user`` (``kind``: MODERATION_NOTICES): a notice says what and why,
+    never who."""
+    feed.tell(user, MODERATION_NOTICES[kind], reverse("notices:list"), {"reason": reason, "until": until})
+    tell_users_on_commit([user.username])
+
+
 def group_changed(usernames, group_id: int, part: str) -> None:
     """Tell these players' pages that a part of the group's page (``part``, e.g. "seasons") changed,
     once the transaction has committed: a group page or a page of the group's shows it anew."""

@@ -23,7 +23,7 @@ from games.errors import BadRequest, Conflict, NotFound
 from games.live.broadcast import send_on_commit_to
 from games.models import Game
 from games.rules import declare
-from games.tables.services import DAYS_LIMITS
+from games.tables.services import DAYS_LIMITS, refuse_if_barred
 from pairing import matching, seating, tasks
 from pairing.models import Block, Seek
 from ratings import kinds, skill
@@ -87,6 +87,8 @@ def seek_create(
     the players for it. Asking again for the same (a double click, a second tab) is the same seek."""
     if getattr(user, "computer", ""):
         raise BadRequest(_("Computer players do not ask for games."))
+    # Every table pairing makes is rated: a player barred from rated play waits for none.
+    refuse_if_barred(user)
     options, limit = _checked(kind, options, seats, pace, days, computers_after)
     if client_seed and not fair_dice.valid_client_seed(client_seed):
         raise BadRequest(

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import fair_seeds
 from games.errors import GameError
+from infra.params import next_or
 from pairing import services
 from pairing.forms import SeekForm
 
@@ -89,12 +89,4 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
             messages.success(request, _("You will not be seated with %(name)s again.") % {"name": username})
     except GameError as exc:
         messages.error(request, exc.message)
-    nxt = request.POST.get("next", "")
-    safe = (
-        nxt.startswith("/")
-        and nxt.isprintable()
-        and url_has_allowed_host_and_scheme(
-            nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        )
-    )
-    return HttpResponseRedirect(nxt) if safe else redirect("pairing:now")
+    return next_or(request, "pairing:now")

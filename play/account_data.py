@@ -23,14 +23,13 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import ForeignKey, OneToOneField
-from django.utils import timezone
 
 from accounts import names
-from chat.models import Message
+from chat.models import Message, Mute, TableChatOff
 from coach.models import SeatReview
 from friends.models import Follow
-from games.errors import GameError, ReplayMismatch
-from games.models import Action, Connection, Game, Seat, SeedCommitment
+from games.errors import ReplayMismatch
+from games.models import Action, Connection, Game, SeedCommitment
 from games.results.replays import game_replay_states
 from games.rules import IllegalAction
 from games.tables import services as tables
@@ -38,6 +37,7 @@ from groups import services as groups
 from groups.models import Group, Membership
 from notices.models import Notice, Preferences, PushSubscription, TurnMail
 from pairing.models import Block, Seek
+from safety.models import Report
 from seasons.models import Standing
 
 logger = logging.getLogger(__name__)
@@ -75,6 +75,24 @@ ON_DELETE = {
     "notices.Notice.user": "deleted",
     "notices.PushSubscription.user": "deleted",
     "games.SeedCommitment.user": "deleted (the seed of a next game never made)",
+    "chat.Mute.muter": "deleted",
+    "chat.Mute.muted": "deleted",
+    "chat.TableChatOff.user": "deleted",
+    "safety.Report.reporter": "deleted",
+    # The moderators' record, as the admin's log: what was reported and decided stays.
+    "safety.Report.reported": "kept (the moderators' record)",
+    "safety.Decision.player": "kept (the moderators' record)",
+    "safety.Decision.moderator": "kept (the moderators' record)",
+}
+
+# Rows about the player that name someone who must stay unknown to them, as "model label.field": the
+# fields left out of the download (None: the rows left out). Nobody learns who blocked, reported or
+# muted them, nor which moderator decided; what was decided and why is theirs (safety.Decision).
+OTHERS_LEFT_OUT = {
+    "pairing.Block.blocked": None,
+    "chat.Mute.muted": None,
+    "safety.Report.reported": None,
+    "safety.Decision.player": {"moderator"},
 }
 
 # Left out of the download: secrets, not data about the player (the password's hash, a device's push
@@ -97,8 +115,9 @@ def user_foreign_keys() -> list[tuple[type, str]]:
     ]
 
 
-def _rows(model, **where) -> list[dict]:
-    fields = [f.attname for f in model._meta.concrete_fields if f.name not in SECRET_FIELDS]
+def _rows(model, left_out=frozenset(), **where) -> list[dict]:
+    hidden = SECRET_FIELDS | set(left_out)
+    fields = [f.attname for f in model._meta.concrete_fields if f.name not in hidden]
     return list(model.objects.filter(**where).order_by("pk").values(*fields))
 
 
@@ -108,7 +127,10 @@ def account_export(user) -> dict:
     user_model = get_user_model()
     data = {"account": _rows(user_model, pk=user.pk)[0]}
     for model, field in user_foreign_keys():
-        data[f"{model._meta.label}.{field}"] = _rows(model, **{field: user})
+        label = f"{model._meta.label}.{field}"
+        if label in OTHERS_LEFT_OUT and OTHERS_LEFT_OUT[label] is None:
+            continue
+        data[label] = _rows(model, OTHERS_LEFT_OUT.get(label, frozenset()), **{field: user})
     data["games.Action"] = list(
         Action.objects.filter(seat__user=user)
         .order_by("game_id", "seq")
@@ -134,27 +156,6 @@ def _placeholder() -> str:
         name = f"{names.DELETED_PREFIX}{secrets.token_hex(4)}"
         if not user_model.objects.filter(name_key=names.username_key(name)).exists():
             return name
-
-
-def _leave_unfinished_games(user) -> None:
-    """Give up the person's seats in games not over: a table waiting for players is left (cancelled if
-    it was theirs), a game being played resigned, as leaving a group does."""
-    unfinished = Seat.objects.filter(
-        user=user, resigned=False, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
-    ).select_related("game")
-    for seat in list(unfinished):
-        try:
-            if seat.game.status == Game.Status.OPEN:
-                tables.game_leave(game_id=seat.game_id, user=user)
-            else:
-                tables.game_apply_action(
-                    game_id=seat.game_id, user=user, client_id="account-deleted", action={"type": "resign"}
-                )
-        except GameError:
-            # The game moved on meanwhile (it ended, or the player already resigned): nothing to give up.
-            logger.info("game %s: nothing to give up for a deleted account", seat.game_id)
-    open_for_them = Game.objects.filter(reserved_for=user, status=Game.Status.OPEN)
-    open_for_them.update(status=Game.Status.ABANDONED, finished_at=timezone.now())
 
 
 def _renamed(value, old: str, new: str):
@@ -208,7 +209,7 @@ def account_delete(*, user) -> str:
         user = user_model.objects.select_for_update().get(pk=user.pk)
         if names.is_deleted_name(user.username):
             return user.username
-        _leave_unfinished_games(user)
+        tables.give_up_seats(user=user, client_id="account-deleted")
         _hand_over_groups(user)
         old_name = user.username
         user.username = _placeholder()
@@ -240,6 +241,10 @@ def account_delete(*, user) -> str:
         Block.objects.filter(blocked=user).delete()
         Follow.objects.filter(follower=user).delete()
         Follow.objects.filter(followed=user).delete()
+        Mute.objects.filter(muter=user).delete()
+        Mute.objects.filter(muted=user).delete()
+        TableChatOff.objects.filter(user=user).delete()
+        Report.objects.filter(reporter=user).delete()
         for model in (AccessAttempt, AccessLog, AccessFailureLog):
             model.objects.filter(username=old_name).delete()
     return user.username

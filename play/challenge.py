@@ -59,6 +59,10 @@ def challenge_create(
         raise BadRequest(_("You cannot challenge yourself."))
     if other.is_computer:
         raise BadRequest(_("Computer players take no challenges: add one to a table of yours instead."))
+    # A challenge's table is rated: a player a moderator barred from rated play neither sends nor takes one.
+    tables.refuse_if_barred(challenger)
+    if other.barred_from_rated():
+        raise Forbidden(_("%(name)s cannot play rated games at the moment."), name=other.username)
     # Either way round (pairing.models.Block), in one query: who blocked whom.
     pair = Q(blocker=challenger, blocked=other) | Q(blocker=other, blocked=challenger)
     blocks = set(Block.objects.filter(pair).values_list("blocker_id", flat=True))

@@ -46,17 +46,19 @@ _move_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueD
 def _opened(*, game_id: int, user, channel_name: str) -> dict:
     """The socket recorded as open; its first snapshot, with the game's chat."""
     return _with_chat(
-        presence.connection_open(game_id=game_id, user=user, channel_name=channel_name), game_id
+        presence.connection_open(game_id=game_id, user=user, channel_name=channel_name), game_id, user
     )
 
 
-def _with_chat(snapshot: dict, game_id: int) -> dict:
-    """A snapshot of the game with its latest chat messages (the chat app's, shown beside the game),
-    and the table's ratings (the ratings app's: beside each name, and what the game's end changed)."""
+def _with_chat(snapshot: dict, game_id: int, user) -> dict:
+    """A snapshot of the game with its latest chat messages as ``user`` reads them (the chat app's,
+    shown beside the game: none of those they muted, none if they turned the table's chat off), and
+    the table's ratings (the ratings app's: beside each name, and what the game's end changed; at its
+    end only for a player who hides them during a game)."""
     return {
         **snapshot,
-        "chat": chat_selectors.recent_for_game(game_id),
-        "ratings": rating_selectors.for_game_id(game_id),
+        "chat": chat_selectors.recent_for_game(game_id, user),
+        "ratings": rating_selectors.for_game_id(game_id, user),
     }
 
 
@@ -266,7 +268,9 @@ class GameConsumer(AccountSocket, NoConnectionHop, AsyncWebsocketConsumer):
         # access_revoked message that closes their socket.
         if not can_watch(game, self.user):
             raise Forbidden(_("You are no longer a member of this game's group."))
-        return _with_chat(selectors.game_snapshot(game, self.user, since=min(seq, game.seq)), game.pk)
+        return _with_chat(
+            selectors.game_snapshot(game, self.user, since=min(seq, game.seq)), game.pk, self.user
+        )
 
     async def on_ping(self, message: dict) -> None:
         seen.game_socket(self.channel_name)
@@ -337,6 +341,11 @@ class GameConsumer(AccountSocket, NoConnectionHop, AsyncWebsocketConsumer):
     # --- channel-layer handlers ------------------------------------------------------------
 
     async def game_message(self, event: dict) -> None:
+        author = event.get("author")  # a chat line's (chat.services): not for a reader who muted them
+        if author is not None and await database_sync_to_async(chat_selectors.hidden_from, self.game_id)(
+            self.user.pk, author, self.game_id
+        ):
+            return
         if "text" in event:  # a payload encoded once for every socket (games.live.broadcast.layer_message)
             seq = event.get("seq")
             move_async.heard(self.game_id, seq)

@@ -141,6 +141,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "following": following,
         # Unfollowing is always offered; following not across a block (friends.services).
         "may_follow": other_person and player.is_active and not blocked and not blocked_by,
+        "muted": other_person and chat_selectors.is_muted(viewer, player),
         "challenge_form": form if other_person and not blocked and not blocked_by else None,
     }
     return render(request, "players/profile.html", context, status=status)
@@ -396,7 +397,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "seats": seats,
         "replay": replay,
-        "chat": chat_selectors.for_replay(game.pk),
+        "chat": chat_selectors.for_replay(game.pk, request.user),
         "review": coach_selectors.replay_review(game),
     }
     return render(request, "games/replay.html", context)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
+from chat import selectors as chat_selectors
 from coach import hints
 from daily import selectors as daily
 from friends import selectors as friend_selectors
@@ -163,6 +164,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "hint": game.status == Game.Status.PLAYING and hints.offered(seats, request.user),
             "strengths": STRENGTH_CHOICES,
             "moderator": game.group is not None and game.group.creator_id == request.user.pk,
+            "chat_off": chat_selectors.table_chat_off(game.pk, request.user),
             # A daily challenge's game links its day's page (daily/).
             "daily_day": daily.game_day(game),
             # A challenge's table (play.challenge): accepted or declined by its player, until then.

@@ -85,11 +85,16 @@ def for_game(game: Game) -> dict | None:
     return {"kind": key, "name": kinds.name(key), "players": players}
 
 
-def for_game_id(game_id: int) -> dict | None:
-    """``for_game`` of the game ``game_id`` (None if there is none)."""
+def for_game_id(game_id: int, viewer=None) -> dict | None:
+    """``for_game`` of the game ``game_id`` as ``viewer`` sees it (None if there is none): a player who
+    chose to hide ratings during a game (accounts.User.hide_ratings_in_game) sees them at its end."""
     fields = ("kind", "options", "status", "max_seats", "rated")
     game = Game.objects.only(*fields).filter(pk=game_id).first()
-    return for_game(game) if game is not None else None
+    if game is None:
+        return None
+    if getattr(viewer, "hide_ratings_in_game", False) and game.status not in Game.OVER:
+        return None
+    return for_game(game)
 
 
 def player_ratings(user) -> list[dict]:

@@ -157,6 +157,19 @@ def _language_left_as_found():
     translation.deactivate()
 
 
+@pytest.fixture
+def fresh_limits():
+    """No counts of an earlier test (in-process cache only: on Redis every run has its own key prefix
+    and user ids are not reused)."""
+    from django.conf import settings
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    cache = caches[settings.RATE_LIMIT_CACHE]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+
+
 @pytest.fixture(autouse=True)
 def _cache_left_empty():
     """What a test put in the default cache (a group page's lists: groups.selectors.leaderboards) is not

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "seasons",
     "friends",
     "play",
+    "safety",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -373,6 +374,8 @@ CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=12)
 # Challenges one player may send per hour (play/challenge.py), and players a group's creator may add
 # to their groups per hour (groups/services.py): each is a notice and a push message to someone else.
 CHALLENGES_PER_HOUR = env.int("CHALLENGES_PER_HOUR", default=20)
+# Reports a player may send per day (safety/services.py): each one is a moderator's time to read.
+REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
 GROUP_ADDITIONS_PER_HOUR = env.int("GROUP_ADDITIONS_PER_HOUR", default=60)
 # Sign-up attempts from one address per hour (accounts/throttle.py).
 SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=20)

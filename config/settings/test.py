@@ -55,6 +55,7 @@ SIGNUPS_PER_IP_PER_HOUR = env.int("SIGNUPS_PER_IP_PER_HOUR", default=10_000)  # 
 # test_challenge.py and tests/groups check the limits with small ones).
 CHALLENGES_PER_HOUR = env.int("CHALLENGES_PER_HOUR", default=10_000)  # noqa: F405
 GROUP_ADDITIONS_PER_HOUR = env.int("GROUP_ADDITIONS_PER_HOUR", default=10_000)  # noqa: F405
+REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10_000)  # noqa: F405
 
 # The test process imports config.asgi too: leave its garbage collector as Python sets it (the daphne
 # processes the browser tests start read SERVER_GC_TUNING from their environment).

@@ -8,6 +8,7 @@ in the engine's `players`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from games import access, effects, fair_dice, fair_seeds, rules
 from games.access import can_watch
 from games.bots import STRENGTHS
 from games.computers import players as computer_players
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, GameError, NotFound
 from games.live import moves
 from games.live.broadcast import send_on_commit
 from games.live.moves import ActionOutcome
@@ -28,6 +29,8 @@ from games.live.selectors import seat_list
 from games.models import Game, Seat
 from games.rules import declare
 from infra.hooks import Hook
+
+logger = logging.getLogger(__name__)
 
 # --- lifecycle -------------------------------------------------------------------------------
 
@@ -101,6 +104,8 @@ def game_create(
     _check_computers(computers, strength, seats - len(others))
     if client_seed and not fair_dice.valid_client_seed(client_seed):
         _bad_seed()
+    if rated and seats > 1 and not others:  # a table one player opens (pairing and rounds seat others)
+        refuse_if_barred(creator)
     with transaction.atomic():
         if group is not None:
             _check_member(group, creator)
@@ -208,6 +213,16 @@ refuse_seating = Hook(
 )
 
 
+def refuse_if_barred(user) -> None:
+    """A player a moderator barred from rated play (accounts.User.rated_barred_until) plays no rated
+    game with others until the bar ends: pairing, challenges, and rated tables of the lobby."""
+    if user.is_authenticated and user.barred_from_rated():
+        raise Forbidden(
+            _("A moderator barred you from rated games until %(until)s."),
+            until=user.rated_barred_until.strftime("%Y-%m-%d %H:%M UTC"),
+        )
+
+
 def seating_refusal(user, others: Sequence) -> Any:
     """Why ``user`` may not sit at one table with the people ``others``, or None."""
     people = [o for o in others if o.pk != user.pk and not o.computer]
@@ -247,6 +262,8 @@ def game_join(*, game_id: int, user, client_seed: str = "") -> Seat:
         ):
             raise Forbidden(_("This table is kept for the players of the game before it."))
         _check_member(game.group, user)
+        if game.rated and game.max_seats > 1:
+            refuse_if_barred(user)
         seated = list(game.seats.select_related("user"))
         if (why := seating_refusal(user, [s.user for s in seated])) is not None:
             raise Forbidden(why)
@@ -496,3 +513,25 @@ def game_apply_action(*, game_id: int, user, client_id: str, action: dict) -> Ac
     """Apply one player action in one transaction and broadcast it after the commit (games.live.moves:
     the one function that decides a move, which the websockets' event loop runs as well)."""
     return moves.apply_action(game_id=game_id, user=user, client_id=client_id, action=action)
+
+
+def give_up_seats(*, user, client_id: str) -> None:
+    """Give up the person's seats in games not over, their account deleted or closed: a table waiting
+    for players is left (cancelled if it was theirs), a game being played resigned (``client_id``: the
+    resignation's), as leaving a group does; a challenge table kept for them is cancelled."""
+    unfinished = Seat.objects.filter(
+        user=user, resigned=False, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
+    ).select_related("game")
+    for seat in list(unfinished):
+        try:
+            if seat.game.status == Game.Status.OPEN:
+                game_leave(game_id=seat.game_id, user=user)
+            else:
+                game_apply_action(
+                    game_id=seat.game_id, user=user, client_id=client_id, action={"type": "resign"}
+                )
+        except GameError:
+            # The game moved on meanwhile (it ended, or the player already resigned): nothing to give up.
+            logger.info("game %s: nothing to give up for %s", seat.game_id, client_id)
+    open_for_them = Game.objects.filter(reserved_for=user, status=Game.Status.OPEN)
+    open_for_them.update(status=Game.Status.ABANDONED, finished_at=timezone.now())

@@ -746,15 +746,16 @@ def test_the_two_way_pairs_of_apps_are_the_known_ones():
 
 # The layers, lowest first: each package imports only from its own layer or the ones below it. infra
 # is the shared platform; accounts the players; games the game core; the apps that depend on it; the
-# apps built on those (seasons: on groups, notices and ratings; friends: on notices and pairing); play
-# the pages and the game's socket, which put the apps together; config wires everything; bench
-# measures it from outside.
+# apps built on those (seasons: on groups, notices and ratings; friends: on notices and pairing;
+# safety, reports and moderation: through chat, pairing and notices); play the pages and the game's
+# socket, which put the apps together, and read safety's data; config wires everything; bench measures
+# it from outside.
 LAYERS = [
     {"infra"},
     {"accounts"},
     {"games"},
     {"chat", "coach", "daily", "groups", "notices", "ratings", "pairing", "tournaments"},
-    {"seasons", "friends"},
+    {"seasons", "friends", "safety"},
     {"play"},
     {"config"},
     {"bench"},

@@ -272,19 +272,6 @@ def test_a_blocked_pair_sees_no_challenge_form_either_way(make_user, client, who
     assert page.context["challenge_form"] is None and 'id="challenge-form"' not in page.content.decode()
 
 
-@pytest.fixture
-def fresh_limits():
-    """No counts of an earlier test (in-process cache only: on Redis every run has its own key prefix
-    and user ids are not reused)."""
-    from django.conf import settings
-    from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
-
-    cache = caches[settings.RATE_LIMIT_CACHE]
-    if isinstance(cache, LocMemCache):
-        cache.clear()
-
-
 def test_challenges_are_rate_limited(make_user, settings, fresh_limits):
     from games.errors import RateLimited
 

@@ -160,7 +160,13 @@ ROUTES: dict[str, Route] = {
         form={"username": "newcomer", "email": "", "password1": PASSWORD, "password2": PASSWORD},
     ),
     "accounts/profile/": Route(
-        form={"display_name": "Ann", "email": "", "theme": "auto", "quick_scoring": "on"}
+        form={
+            "display_name": "Ann",
+            "email": "",
+            "theme": "auto",
+            "quick_scoring": "on",
+            "hide_ratings_in_game": "on",
+        }
     ),
     "accounts/login/": Route(
         owner="anonymous", query={"next": "/"}, form={"username": "ann", "password": PASSWORD, "next": "/"}
@@ -235,6 +241,9 @@ ROUTES: dict[str, Route] = {
     "chat/groups/<group_id>/<message_id>/remove/": Route(
         lambda w: {"group_id": w.group.pk, "message_id": w.chat_message_id}, owner="creator"
     ),
+    # A table's chat turned off or on for oneself; a player's chat muted or unmuted.
+    "chat/games/<game_id>/": Route(game("public-farkle"), form={"action": "off"}),
+    "chat/mute/<username>/": Route(lambda w: {"username": "bob"}, form={"action": "mute", "next": "/"}),
     # The profile reads "kind" only to send the statistics' old links to their page.
     "players/<username>/": Route(lambda w: {"username": "ann"}, query={"kind": "farkle"}),
     "players/<username>/stats/": Route(
@@ -268,6 +277,17 @@ ROUTES: dict[str, Route] = {
     "play/leave/": Route(),
     "play/block/<username>/": Route(
         lambda w: {"username": "bob"}, form={"action": "block", "next": "/play/"}
+    ),
+    # Reporting a player (safety): the form, and what it is about (a message or a game of theirs).
+    "safety/report/<username>/": Route(
+        lambda w: {"username": "bob"},
+        query={"message": "", "game": "", "next": "/"},
+        form={"reason": "unfair", "text": "Stalls every turn.", "message": "", "game": "", "next": "/"},
+    ),
+    # The moderators' pages: the reported players, and one player's reports with the decision's form.
+    "safety/moderation/": Route(owner="staff"),
+    "safety/moderation/<username>/": Route(
+        lambda w: {"username": "bob"}, owner="staff", form={"kind": "warn", "reason": "Be kind.", "hours": ""}
     ),
     # The daily challenge: a day's page (its date in the path) and Play.
     "daily/": Route(),

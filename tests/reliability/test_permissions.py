@@ -328,6 +328,8 @@ GET_CASES = [
     # Chat: a group's messages are posted and removed with POST only.
     Case("group-chat-get", url("chat:group_post", group_args), signed_in(405)),
     Case("group-chat-remove-get", url("chat:group_remove", lambda w: [w.group.pk, 1]), signed_in(405)),
+    Case("table-chat-get", url("chat:table_chat", game("public-farkle")), signed_in(405)),
+    Case("mute-get", url("chat:mute", lambda w: ["bob"]), signed_in(405)),
     # Notifications: one's own settings; the e-mails' unsubscribe link works with its token alone.
     Case("notices", url("notices:list"), signed_in(200)),
     Case("notice-settings", url("notices:settings"), signed_in(200)),
@@ -338,6 +340,12 @@ GET_CASES = [
     Case("play-ask-get", url("pairing:ask"), signed_in(405)),
     Case("play-leave-get", url("pairing:leave"), signed_in(405)),
     Case("play-block-get", url("pairing:block", lambda w: ["bob"]), signed_in(405)),
+    # Reporting a player (safety): the form for everyone signed in (bob cannot report himself: the
+    # form says so when sent).
+    Case("report-form", url("safety:report", lambda w: ["bob"]), signed_in(200)),
+    # The moderators' pages: the staff alone; a player is refused, a visitor sent to sign in.
+    Case("moderation", url("safety:moderation"), signed_in(403, staff=200)),
+    Case("moderation-player", url("safety:moderation_player", lambda w: ["bob"]), signed_in(403, staff=200)),
     # The daily challenge (daily): today's page and an earlier day's for everyone signed in; a day to
     # come, or one nobody asked for, is no page; Play is POST only.
     Case("daily", url("daily:today"), signed_in(200)),
@@ -491,6 +499,39 @@ POST_CASES = [
         signed_in(Go("players:profile", lambda w: ["bob"], "success"), waiting=400),
         "post",
         {"action": "follow"},
+    ),
+    Case(
+        "report",
+        url("safety:report", lambda w: ["bob"]),
+        signed_in(Go("players:profile", lambda w: ["bob"], "success"), waiting=400),
+        "post",
+        {"reason": "name", "text": "A rude name."},
+    ),
+    Case(
+        "moderation-decide",
+        url("safety:moderation_player", lambda w: ["bob"]),
+        signed_in(403, staff=Go("safety:moderation_player", lambda w: ["bob"], "success")),
+        "post",
+        {"kind": "warn", "reason": "Be kind at the table."},
+    ),
+    # A table's chat off for oneself (anyone who may watch the table); a mute is one's own (bob may not
+    # mute himself: an error, back to the profile).
+    Case(
+        "table-chat-off",
+        url("chat:table_chat", game("public-farkle")),
+        signed_in(Go("games:detail", game("public-farkle"), None)),
+        "post",
+        {"action": "off"},
+    ),
+    Case(
+        "mute",
+        url("chat:mute", lambda w: ["bob"]),
+        signed_in(
+            Go("players:profile", lambda w: ["bob"], "success"),
+            waiting=Go("players:profile", lambda w: ["bob"], "error"),
+        ),
+        "post",
+        {"action": "mute"},
     ),
     # A challenge from a profile: a new table for the challenger; bob cannot challenge himself.
     Case(

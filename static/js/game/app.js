@@ -280,6 +280,10 @@ export class GameApp {
     this.chat = new ChatPanel(this.client, this.root.dataset.muteChat === 'true', {
       talks: this.root.dataset.talks === 'true',
       moderator: this.root.dataset.moderator === 'true',
+      off: this.root.dataset.chatOff === 'true',
+      urls: this.root.dataset.user
+        ? { chat: this.root.dataset.chatUrl, mute: this.root.dataset.muteUrl, report: this.root.dataset.reportUrl }
+        : {},
     });
     this.hints = this.root.dataset.hint === 'true' ? new HintPanel(this.client) : null;
     this.dom = {
