@@ -43,7 +43,7 @@ def test_the_snapshot_has_the_tables_ratings_and_the_ends_changes(people):
     ann, bob, _ = people
     first = played(ann, bob, loser=bob)
     table = played(ann, bob)
-    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(table, ann), table.pk)))
+    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(table, ann), table.pk, ann)))
     won = RatingChange.objects.get(game=first, user=ann)
     assert frame["ratings"]["kind"] == "farkle:3000" and frame["ratings"]["name"] == "Farkle (3000)"
     assert frame["ratings"]["players"] == {
@@ -56,7 +56,7 @@ def test_the_snapshot_has_the_tables_ratings_and_the_ends_changes(people):
     }
     tables.game_apply_action(game_id=table.pk, user=ann, client_id="r", action={"type": "resign"})
     table.refresh_from_db()
-    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(table, ann), table.pk)))
+    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(table, ann), table.pk, ann)))
     lost = RatingChange.objects.get(game=table, user=ann)
     assert frame["ratings"]["players"]["ann"] == {
         "rating": lost.display_after,
@@ -76,7 +76,7 @@ def test_a_newcomer_brings_1500_and_unrated_tables_have_none(people):
     }
     unrated = played(ann, bob, rated=False)
     solo = tables.game_create(creator=ann, kind="farkle", options=GOAL, seats=1)
-    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(unrated, ann), unrated.pk)))
+    frame = check_server_frame(dumps(_with_chat(selectors.game_snapshot(unrated, ann), unrated.pk, ann)))
     assert frame["ratings"] is None and rating_selectors.for_game(solo) is None
 
 
