@@ -257,6 +257,8 @@ def test_starting_ones_own_game_adds_no_notice_to_oneself(open_as, make_user):  
     nxt = off_loop(lambda: services.game_play_again(game_id=friends.pk, user=bob))
     told = off_loop(lambda: [(n.text % n.params) for n in Notice.objects.filter(user=ann)])
     assert told == [f"bob started {nxt.kind_name} #{nxt.pk}."]
+    # ann's waiting room hears the start and shows the game; then she leaves for the home page.
+    expect(page.locator("#g-turn")).to_have_text("Your turn")
     page.goto("/")
     page.locator("#notices summary").click()
     # bob's start, and ann's turn in that game (bob waits for her); no notice of her own doing.

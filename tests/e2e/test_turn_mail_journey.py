@@ -114,10 +114,10 @@ def test_a_game_over_days_by_email(visit, dice, snap, server, server_env, inbox)
         ui.start(ann, bob, seats=2)
 
         # Chat, live both ways.
-        bob.get_by_label("Message").fill("good luck, ann <b>really</b>")
+        bob.get_by_role("textbox", name="Message").fill("good luck, ann <b>really</b>")
         bob.get_by_role("button", name="Send").click()
         expect(ann.locator("#g-chat")).to_contain_text("bob: good luck, ann <b>really</b>")
-        ann.get_by_label("Message").fill("you too")
+        ann.get_by_role("textbox", name="Message").fill("you too")
         ann.keyboard.press("Enter")
         expect(bob.locator("#g-chat")).to_contain_text("ann: you too")
         check_axe(bob, "game over days, with chat")

