@@ -24,15 +24,12 @@ def table_chat_off(game_id: int, viewer) -> bool:
     )
 
 
-def hidden_from(viewer_id: int, author_id: int, game_id: int) -> bool:
-    """A line of ``author_id``'s at the game's table is not for ``viewer_id`` (a game socket asks,
-    for each line it is to pass on): they muted its author, or turned the table's chat off."""
-    if viewer_id == author_id:
-        return False
-    return (
-        Mute.objects.filter(muter_id=viewer_id, muted_id=author_id).exists()
-        or TableChatOff.objects.filter(user_id=viewer_id, game_id=game_id).exists()
-    )
+def hidden_for(message: Message) -> list[int]:
+    """The ids of the people a line of the table's chat is not for: those who muted its author, and
+    those who turned the table's chat off (never its author)."""
+    muters = Mute.objects.filter(muted_id=message.author_id).values_list("muter_id", flat=True)
+    off = TableChatOff.objects.filter(game_id=message.game_id).values_list("user_id", flat=True)
+    return sorted(set(muters.union(off)) - {message.author_id})
 
 
 def recent_for_game(game_id: int, viewer=None) -> list[dict]:

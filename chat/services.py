@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from chat import selectors as chat_selectors
 from chat.models import MAX_LENGTH, Message, Mute, TableChatOff
 from games.access import can_watch
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
@@ -126,11 +127,11 @@ def can_read(message: Message, user) -> bool:
 
 
 def _tell_table(message: Message) -> None:
-    """Every socket of the message's table hears it once committed; each leaves it out for a reader
-    who muted its author or turned the table's chat off (play.consumers, chat.selectors.hidden_from),
-    which is why the author travels with it."""
+    """Every socket of the message's table hears it once committed, but a reader who muted its author
+    or turned the table's chat off: their ids travel with it (``hidden_for``, one query here, none per
+    socket), and their sockets leave it out (play.consumers)."""
     payload = {"type": "chat", "message": message.as_dict()}
-    layered = {**layer_message(payload), "author": message.author_id}
+    layered = {**layer_message(payload), "hidden_for": chat_selectors.hidden_for(message)}
     send_on_commit_to([(group_name(message.game_id), layered)])
 
 
