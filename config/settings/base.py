@@ -329,6 +329,9 @@ SERVER_GC_YOUNG = env.int("SERVER_GC_YOUNG", default=200)
 SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=350)
 
 # --- Reliability and security (docs/RELIABILITY.md) -----------------------------------------------
+# GET /healthz's bound, both checks at once (config/health.py): a load balancer gives the probe a few
+# seconds, and a hung Redis must be named within them.
+HEALTHZ_TIMEOUT = env.float("HEALTHZ_TIMEOUT", default=1.5)
 # Seconds a consumer waits for the channel layer (group_add/discard, presence) before it gives up: a
 # stalled Redis must not hang a socket.
 WS_LAYER_TIMEOUT = env.float("WS_LAYER_TIMEOUT", default=2.0)

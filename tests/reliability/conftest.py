@@ -113,10 +113,11 @@ def post_form(server, path: str, cookie: str, fields: dict) -> tuple[int, str]:
 class Daphne:
     """One daphne process serving config.asgi:application on the test database."""
 
-    def __init__(self, env: dict, name: str, port: int | None = None):
+    def __init__(self, env: dict, name: str, port: int | None = None, flags: tuple[str, ...] = ()):
         self.env = env
         self.port = port or free_port()
         self.name = name
+        self.flags = flags  # daphne's own options, beside the address
         self.proc: subprocess.Popen | None = None
         self.log_path = ARTIFACTS / f"daphne-{name}.log"
         self.started_in = 0.0
@@ -130,7 +131,7 @@ class Daphne:
 
     def _argv(self) -> list[str]:
         address = ["-b", "127.0.0.1", "-p", str(self.port)]
-        return [sys.executable, "-m", "daphne", *address, "config.asgi:application"]
+        return [sys.executable, "-m", "daphne", *address, *self.flags, "config.asgi:application"]
 
     def start(self, timeout: float = 30) -> float:
         """Start the process and wait until /healthz answers 200; return the seconds that took."""
@@ -192,12 +193,15 @@ class Daphne:
 
 @pytest.fixture
 def daphne(django_db_setup, django_db_blocker, request):
-    """Factory: daphne(name=..., **env) starts a server on the test database; all are killed at the end."""
+    """Factory: daphne(name=..., flags=(daphne's options), **env) starts a server on the test database;
+    all are killed at the end."""
     with django_db_blocker.unblock():
         db_url = database_url()
     servers: list[Daphne] = []
 
-    def start(name: str = "server", port: int | None = None, **env: str) -> Daphne:
+    def start(
+        name: str = "server", port: int | None = None, flags: tuple[str, ...] = (), **env: str
+    ) -> Daphne:
         full = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -213,7 +217,7 @@ def daphne(django_db_setup, django_db_blocker, request):
         full.update({k: str(v) for k, v in env.items()})
         if full.get("REDIS_URL") == "":
             del full["REDIS_URL"]
-        server = Daphne(full, f"{request.node.name}-{name}"[:120], port)
+        server = Daphne(full, f"{request.node.name}-{name}"[:120], port, flags)
         if server.log_path.exists():
             server.log_path.unlink()
         servers.append(server)
