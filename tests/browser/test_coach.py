@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from games.tables import services
 from tests.browser.fixtures import ROOT, SHOTS
 from tests.browser.helpers import die, off_loop, wait_for_disconnects
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - a fixture
+from tests.factories import GameFactory
 
 COACH_SHOTS = SHOTS / "coach"
 DEVICES = {"desktop": DESKTOP, "phone": PHONE}
@@ -34,9 +34,7 @@ def hint(page: Page, text: str) -> None:
 
 
 def solo_farkle(user) -> Game:
-    return off_loop(
-        lambda: services.game_create(creator=user, kind="farkle", options={"goal": 3000, "dice": 6}, seats=1)
-    )
+    return off_loop(GameFactory, creator=user, options={"goal": 3000, "dice": 6})
 
 
 def run_worker(env: dict) -> None:

@@ -15,6 +15,7 @@ from games.tables import services
 from tests.browser.helpers import die, off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, _shot, open_as  # noqa: F401 (the fixture)
 from tests.e2e.axe import check_axe
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,7 @@ WORDS = {
 
 
 def _solo_farkle(user) -> Game:
-    return off_loop(lambda: services.game_create(creator=user, kind="farkle", seats=1))
+    return off_loop(GameFactory, creator=user)
 
 
 @pytest.mark.parametrize(

@@ -12,12 +12,12 @@ from playwright.sync_api import expect
 
 from friends.models import Follow
 from games.models import Game
-from games.tables import services as tables
 from notices.services import seen_on_site
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
 from tests.e2e.axe import axe_violations
+from tests.factories import GameFactory
 
 SHOTS_DIR = SHOTS / "friends"
 
@@ -37,10 +37,7 @@ def checked(page, name: str) -> None:
 
 
 def started(creator, other) -> Game:
-    game = off_loop(tables.game_create, creator=creator, kind="farkle", seats=2, options={"goal": 10000})
-    off_loop(tables.game_join, game_id=game.pk, user=other)
-    off_loop(tables.game_start, game_id=game.pk, user=creator)
-    return game
+    return off_loop(GameFactory, creator=creator, players=[other], options={"goal": 10000})
 
 
 def at_the_table(open_as, user, game, device, scheme):  # noqa: F811

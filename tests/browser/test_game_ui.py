@@ -29,6 +29,7 @@ from tests.browser.helpers import (
     screens,
     wait_for_disconnects,
 )
+from tests.factories import GameFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,18 +56,14 @@ def play(login_as):
 
 
 def start_game(kind, *users, options=None, absence_limit=None):
-    def create():
-        game = services.game_create(
-            creator=users[0], kind=kind, options=options, seats=len(users), absence_limit=absence_limit
-        )
-        for other in users[1:]:
-            services.game_join(game_id=game.pk, user=other)
-        if len(users) > 1:
-            services.game_start(game_id=game.pk, user=users[0])
-        game.refresh_from_db()
-        return game
-
-    return off_loop(create)
+    return off_loop(
+        GameFactory,
+        creator=users[0],
+        players=users[1:],
+        kind=kind,
+        options=options,
+        absence_limit=absence_limit,
+    )
 
 
 def test_triple_quintzee_two_players(make_user, play, dice, shot):

@@ -10,12 +10,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from games.tables import services
 from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import die, off_loop, wait_for_disconnects
 from tests.browser.test_coach import run_worker, solo_farkle
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - a fixture
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.i18n.english import english_left
 
 GERMAN_SHOTS = SHOTS / "german"
@@ -47,16 +46,9 @@ def ann(db):
 
 
 def against_the_expert(user) -> Game:
+    # Unrated: a rated game gives no hint.
     return off_loop(
-        lambda: services.game_create(
-            creator=user,
-            kind="farkle",
-            options={"goal": 3000},
-            seats=2,
-            computers=1,
-            strength="expert",
-            rated=False,  # a rated game gives no hint
-        )
+        GameFactory, creator=user, options={"goal": 3000}, computers=1, strength="expert", rated=False
     )
 
 

@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.tables import services
 from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, _shot, open_as  # noqa: F401 (the fixture)
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +27,7 @@ LATER = {"en": "You can skip their turn in 4 hours.", "de": "Zug in 4 Stunden ü
 
 
 def _days_game(ann, bob) -> Game:
-    def create():
-        game = services.game_create(
-            creator=ann, kind="farkle", seats=2, pace=Game.Pace.DAYS, absence_limit=86400
-        )
-        services.game_join(game_id=game.pk, user=bob)
-        services.game_start(game_id=game.pk, user=ann)
-        return game
-
-    return off_loop(create)
+    return off_loop(GameFactory, creator=ann, players=[bob], pace=Game.Pace.DAYS, absence_limit=86400)
 
 
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("de", "phone")])

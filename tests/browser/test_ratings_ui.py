@@ -13,16 +13,14 @@ from tests.browser.fixtures import SHOTS
 from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
 from tests.e2e.axe import axe_violations
-from tests.played import everyone_moves
+from tests.factories import GameFactory
 
 SHOTS_DIR = SHOTS / "ratings"
 
 
 def game_of(ann, bob):
-    game = services.game_create(creator=ann, kind="farkle", options={"goal": 3000}, seats=2)
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_start(game_id=game.pk, user=ann)
-    return everyone_moves(game)  # a game ended before both moved is aborted, unrated
+    # Both move: a game ended before both moved is aborted, unrated.
+    return GameFactory(creator=ann, players=[bob], options={"goal": 3000}, moved=True)
 
 
 def resign(game, user):

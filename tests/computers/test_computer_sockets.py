@@ -8,8 +8,8 @@ from django.db import connection
 
 from games import rules
 from games.models import Game
-from games.tables import services
 from tests.computers.worker import run_due_tasks
+from tests.factories import GameFactory
 from tests.games.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,8 +28,7 @@ def move_path(request, settings):
 
 @database_sync_to_async
 def versus(ann) -> Game:
-    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2, computers=1, strength="easy")
-    return Game.objects.get(pk=game.pk)
+    return GameFactory(creator=ann, kind="triple-quintzee", computers=1, strength="easy")
 
 
 @database_sync_to_async

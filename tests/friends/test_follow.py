@@ -18,26 +18,17 @@ from friends.services import follow_player, unfollow_player
 from games.errors import BadRequest, Forbidden, NotFound
 from games.live import presence
 from games.models import Game
-from games.tables import services as tables
 from notices.services import seen_on_site
 from pairing.models import Block
 from play.account_data import account_delete
-from tests.factories import GroupFactory, MembershipFactory
+from tests.factories import GameFactory, GroupFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def started(*players, group=None) -> Game:
-    """A started live Farkle game of ``players`` (the first creates it)."""
-    game = tables.game_create(
-        creator=players[0], kind="farkle", seats=len(players), options={"goal": 10000}, group=group
-    )
-    for other in players[1:]:
-        tables.game_join(game_id=game.pk, user=other)
-    tables.game_start(game_id=game.pk, user=players[0])
-    game.refresh_from_db()
-    assert game.status == Game.Status.PLAYING
-    return game
+def started(creator, *others, group=None) -> Game:
+    """A started live Farkle game of ``creator`` and ``others``."""
+    return GameFactory(creator=creator, players=others, options={"goal": 10000}, group=group)
 
 
 def at_table(game: Game, user) -> None:

@@ -11,23 +11,17 @@ from django.urls import reverse
 from friends.models import Follow
 from games.live import presence
 from games.models import Game
-from games.tables import services as tables
 from notices.services import seen_on_site
 from pairing.models import Block
 from play.account_data import account_delete
-from tests.factories import GroupFactory, MembershipFactory
+from tests.factories import GameFactory, GroupFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def playing_at_table(*players, group=None) -> Game:
     """A started Farkle game of ``players``, the first at its table now (their page of it open)."""
-    game = tables.game_create(
-        creator=players[0], kind="farkle", seats=len(players), options={"goal": 10000}, group=group
-    )
-    for other in players[1:]:
-        tables.game_join(game_id=game.pk, user=other)
-    tables.game_start(game_id=game.pk, user=players[0])
+    game = GameFactory(creator=players[0], players=players[1:], options={"goal": 10000}, group=group)
     presence.connection_open(game_id=game.pk, user=players[0], channel_name=f"test.{game.pk}")
     seen_on_site(players[0])
     return game

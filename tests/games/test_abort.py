@@ -12,23 +12,11 @@ from games.results.highscores import high_scores
 from games.results.stats import player_stats
 from games.tables import services as tables
 from ratings.models import Rating, RatingChange
+from tests.factories import GameFactory
 from tests.games.sockets import Client, new_table
 from tests.played import everyone_moves, move
 
 GOAL = {"goal": 3000}
-
-
-def table(creator, *others, computers=0, **options) -> Game:
-    seats = 1 + len(others) + computers
-    game = tables.game_create(
-        creator=creator, kind="farkle", options=GOAL, seats=seats, computers=computers, **options
-    )
-    for other in others:
-        tables.game_join(game_id=game.pk, user=other)
-    if others:
-        tables.game_start(game_id=game.pk, user=creator)
-    game.refresh_from_db()
-    return game
 
 
 def resign(game, user, n=[0]) -> Game:  # noqa: B006 - client ids across the module
@@ -54,7 +42,7 @@ def trio(make_user):
 @pytest.mark.django_db
 def test_a_resignation_at_the_first_move_aborts_the_game_unrated_and_uncounted(make_user, client):
     ann, bob = make_user("ann"), make_user("bob")
-    game = resign(table(ann, bob), ann)
+    game = resign(GameFactory(creator=ann, players=[bob], options=GOAL), ann)
     assert game.status == Game.Status.ABORTED and game.seq == 1
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     # bob "won" nothing: no game, no win, no 0-point score, no lap in his figures or in any list.
@@ -72,14 +60,14 @@ def test_a_resignation_at_the_first_move_aborts_the_game_unrated_and_uncounted(m
 def test_a_game_is_aborted_until_every_person_has_moved(make_user):
     ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
     # ann moved, bob did not: bob's resignation aborts it, and so would ann's.
-    game = table(ann, bob)
+    game = GameFactory(creator=ann, players=[bob], options=GOAL)
     move(game, ann, points=False)
     assert resign(game, bob).status == Game.Status.ABORTED
-    game = table(ann, bob)
+    game = GameFactory(creator=ann, players=[bob], options=GOAL)
     move(game, ann, points=False)
     assert resign(game, ann).status == Game.Status.ABORTED
     # At three seats, one person who never moved is enough: the two others' resignations abort it.
-    game = table(ann, bob, cy)
+    game = GameFactory(creator=ann, players=[bob, cy], options=GOAL)
     move(game, ann, points=False)
     game.refresh_from_db()
     while game.engine.current_player(game.state) == "ann":  # ann's turn goes on until she scores none
@@ -90,7 +78,7 @@ def test_a_game_is_aborted_until_every_person_has_moved(make_user):
     assert resign(game, bob).status == Game.Status.ABORTED
     assert not RatingChange.objects.exists()
     # Everyone moved: the same resignation ends a rated game.
-    game = everyone_moves(table(ann, bob), points=False)
+    game = everyone_moves(GameFactory(creator=ann, players=[bob], options=GOAL), points=False)
     assert resign(game, bob).status == Game.Status.FINISHED
     assert RatingChange.objects.filter(game=game).count() == 2
 
@@ -98,10 +86,10 @@ def test_a_game_is_aborted_until_every_person_has_moved(make_user):
 @pytest.mark.django_db
 def test_against_a_computer_the_person_must_move_the_computer_need_not(make_user):
     ann = make_user("ann")
-    game = table(ann, computers=1, strength="easy")
+    game = GameFactory(creator=ann, computers=1, strength="easy", options=GOAL)
     assert resign(game, ann).status == Game.Status.ABORTED
     assert not RatingChange.objects.exists()
-    game = everyone_moves(table(ann, computers=1, strength="easy"), points=False)
+    game = everyone_moves(GameFactory(creator=ann, computers=1, strength="easy", options=GOAL), points=False)
     assert resign(game, ann).status == Game.Status.FINISHED
     assert RatingChange.objects.filter(game=game).count() == 2
 

@@ -29,6 +29,7 @@ from games.tables import services as tables
 from groups import services as groups
 from groups.models import Membership
 from play.routing import websocket_urlpatterns
+from tests.factories import GameFactory
 from tests.protocol import validate_client
 
 SECRET = "our family secret"
@@ -229,9 +230,7 @@ def test_staff_see_a_private_group_and_its_games_as_outsiders_do(family, make_us
 def table(make_user):
     """A public game being played by ann and bob; cid is a spectator."""
     ann, bob, cid = (make_user(n) for n in ("ann", "bob", "cid"))
-    game = tables.game_create(creator=ann, kind="farkle")
-    tables.game_join(game_id=game.pk, user=bob)
-    tables.game_start(game_id=game.pk, user=ann)
+    game = GameFactory(creator=ann, players=[bob])
     return {"ann": ann, "bob": bob, "cid": cid, "game": game}
 
 

@@ -19,7 +19,7 @@ from games.tables import services
 from groups import services as group_services
 from notices import services as notices
 from notices.models import Notice
-from tests.factories import GroupFactory, UserFactory
+from tests.factories import GameFactory, GroupFactory, UserFactory
 from tests.protocol import message_types, validate_notices
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -48,9 +48,7 @@ class Header:
 @database_sync_to_async
 def table(make_user):
     ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
-    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2)
-    services.game_join(game_id=game.pk, user=bob)
-    return game, ann, bob, cid
+    return GameFactory(creator=ann, kind="triple-quintzee", players=[bob], start=False), ann, bob, cid
 
 
 @database_sync_to_async

@@ -20,6 +20,7 @@ from games.models import Connection, Game
 from games.tables import services
 from notices import services as notices
 from notices.models import Preferences, TurnMail
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,10 +28,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def table(make_user, pace="days", limit=86_400, email="bob@example.com"):
     ann = make_user("ann", email="ann@example.com")
     bob = make_user("bob", email=email)
-    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2, pace=pace, absence_limit=limit)
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_start(game_id=game.pk, user=ann)
-    return Game.objects.get(pk=game.pk), ann, bob
+    game = GameFactory(creator=ann, kind="triple-quintzee", players=[bob], pace=pace, absence_limit=limit)
+    return game, ann, bob
 
 
 def end_turn(game: Game, user, n=[0]):  # noqa: B006 - a counter of client ids across the module

@@ -21,6 +21,7 @@ from groups import services as group_services
 from notices import push
 from notices import services as notices
 from notices.models import Preferences, PushSubscription, TurnMail
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SEND = push.send_push.module_path
@@ -29,8 +30,9 @@ SEND = push.send_push.module_path
 def table(make_user, pace="days", limit=86_400):
     ann = make_user("ann", email="ann@example.com")
     bob = make_user("bob", email="bob@example.com", language="de")
-    game = services.game_create(creator=ann, kind="triple-quintzee", seats=2, pace=pace, absence_limit=limit)
-    services.game_join(game_id=game.pk, user=bob)
+    game = GameFactory(
+        creator=ann, kind="triple-quintzee", players=[bob], pace=pace, absence_limit=limit, start=False
+    )
     Connection.objects.create(game=game, user=ann, channel_name="ann.tab", seen_at=timezone.now())
     services.game_start(game_id=game.pk, user=ann)
     return Game.objects.get(pk=game.pk), ann, bob

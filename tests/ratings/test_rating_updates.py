@@ -21,6 +21,7 @@ from games.tables import services as tables
 from ratings import kinds, skill
 from ratings.models import Rating, RatingChange
 from ratings.services import game_rate
+from tests.factories import GameFactory
 from tests.played import everyone_moves
 
 GOAL = {"goal": 3000}
@@ -41,11 +42,7 @@ def resign(game, user, n=[0]):  # noqa: B006 - client ids across the module
 def table(creator, *others, points=False, **options):
     """A started table of Farkle to 3000 at which every player has made a move (their turns scored
     nothing unless ``points``): a game ended sooner is aborted, unrated."""
-    game = tables.game_create(creator=creator, kind="farkle", options=GOAL, seats=1 + len(others), **options)
-    for other in others:
-        tables.game_join(game_id=game.pk, user=other)
-    tables.game_start(game_id=game.pk, user=creator)
-    return everyone_moves(game, points=points)
+    return GameFactory(creator=creator, players=others, options=GOAL, moved=True, points=points, **options)
 
 
 # --- the model: the library's numbers ------------------------------------------------------------------

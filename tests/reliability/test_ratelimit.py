@@ -20,9 +20,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games.models import Game
-from games.tables import services
 from infra import ratelimit
 from play.routing import websocket_urlpatterns
+from tests.factories import GameFactory
 from tests.reliability.conftest import Socket, requires_real_backends, session_cookie
 
 app = URLRouter(websocket_urlpatterns)
@@ -60,10 +60,7 @@ def limits(settings):
 
 @database_sync_to_async
 def table(ann, bob) -> Game:
-    game = services.game_create(creator=ann, kind="farkle", seats=2)
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_start(game_id=game.pk, user=ann)
-    return game
+    return GameFactory(creator=ann, players=[bob])
 
 
 async def opened(user, game_id):
