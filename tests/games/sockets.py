@@ -9,8 +9,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games.models import Game
-from games.tables import services
 from play.routing import websocket_urlpatterns
+from tests.factories import GameFactory
 
 app = URLRouter(websocket_urlpatterns)
 
@@ -71,14 +71,8 @@ class Client:
 
 @database_sync_to_async
 def new_table(creator, others, kind, options=None, rated=True) -> Game:
-    game = services.game_create(
-        creator=creator, kind=kind, options=options, seats=1 + len(others), rated=rated
-    )
-    for other in others:
-        services.game_join(game_id=game.pk, user=other)
-    if others:
-        services.game_start(game_id=game.pk, user=creator)
-    return Game.objects.get(pk=game.pk)
+    """The started table of ``creator`` and ``others`` (tests/factories.py GameFactory), off the loop."""
+    return GameFactory(creator=creator, players=others, kind=kind, options=options, rated=rated)
 
 
 async def ask_hint(tab: Client) -> dict:

@@ -14,6 +14,7 @@ from games.live import presence
 from games.models import Action, Game, Seat
 from games.results import replays
 from games.tables import services
+from tests.factories import GameFactory
 from tests.games.conftest import random_legal_action
 
 pytestmark = pytest.mark.django_db
@@ -24,16 +25,8 @@ def cid(make_user):
     return make_user("cid")
 
 
-def table(creator, *others, kind="farkle", options=None, rated=True):
-    game = services.game_create(
-        creator=creator, kind=kind, options=options, seats=1 + len(others), rated=rated
-    )
-    for other in others:
-        services.game_join(game_id=game.pk, user=other)
-    if others:
-        services.game_start(game_id=game.pk, user=creator)
-    game.refresh_from_db()
-    return game
+def table(creator, *others, **made):
+    return GameFactory(creator=creator, players=others, **made)
 
 
 _ids = iter(range(10**9))
