@@ -1,5 +1,7 @@
 """Fair dice on the game socket (docs/fair-dice.md, docs/protocol.md): the client_seed message before the
-start, and no frame of a game in progress holds the server seed, which the end reveals."""
+start, and no frame of a game in progress holds the server seed, which the end reveals. On the site's
+own move path only: both paths decide a move in one function (games.live.moves.decide), and the tests of
+the moves and the consumers run both."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from games import fair_dice
 from games.models import Game
@@ -17,14 +18,6 @@ from tests.games.conftest import random_legal_action
 from tests.games.sockets import Client, new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True, params=["thread", "loop"])
-async def move_path(request, settings):
-    if request.param == "loop" and connection.vendor != "postgresql":
-        pytest.skip("moves on the event loop are for PostgreSQL")
-    settings.WS_ASYNC_MOVES = request.param == "loop"
-    yield request.param
 
 
 @pytest.fixture
