@@ -3,7 +3,7 @@
 // posts without leaving the page (chat.views.post answers JSON), so that a refused message is explained
 // beside the input and stays in it (chat-input.js); without this script it is a plain form.
 import { ChatInput } from './chat-input.js';
-import { gettext } from './i18n.js';
+import { fmt, gettext } from './i18n.js';
 
 const section = document.getElementById('chat');
 const list = document.getElementById('group-chat');
@@ -24,6 +24,7 @@ function show(message) {
     li.append(em);
   } else {
     li.append(message.text);
+    tools(li, message);
   }
   if (old) old.replaceWith(li);
   else {
@@ -31,6 +32,33 @@ function show(message) {
     list.append(li);
     list.scrollTop = list.scrollHeight;
   }
+}
+
+/** Beside another member's line, as the page's own lines have them: mute its writer (a form that posts
+ * and comes back here) and report the line. */
+function tools(li, message) {
+  const { me, muteUrl, reportUrl } = section.dataset;
+  if (!me || message.user === me || !muteUrl) return;
+  const mute = document.createElement('form');
+  mute.method = 'post';
+  mute.className = 'inline';
+  mute.action = muteUrl.replace('USER', encodeURIComponent(message.user));
+  const fields = { csrfmiddlewaretoken: form.querySelector('[name=csrfmiddlewaretoken]').value, action: 'mute', next: `${window.location.pathname}#chat` };
+  for (const [name, value] of Object.entries(fields)) {
+    const field = document.createElement('input');
+    Object.assign(field, { type: 'hidden', name, value });
+    mute.append(field);
+  }
+  const button = document.createElement('button');
+  Object.assign(button, { type: 'submit', className: 'link-button small', textContent: gettext('mute') });
+  button.setAttribute('aria-label', fmt(gettext('Mute %(username)s'), { username: message.user }));
+  mute.append(button);
+  const report = document.createElement('a');
+  report.className = 'small';
+  report.href = `${reportUrl.replace('USER', encodeURIComponent(message.user))}?message=${message.id}&next=${encodeURIComponent(window.location.pathname)}`;
+  report.textContent = gettext('report');
+  report.setAttribute('aria-label', fmt(gettext("Report %(username)s's message"), { username: message.user }));
+  li.append(' ', mute, ' ', report);
 }
 
 async function send(writing, text) {

@@ -14,8 +14,8 @@ from django.utils import timezone
 from chat import selectors, services
 from chat.models import Mute, TableChatOff
 from games.errors import BadRequest, Forbidden, NotFound
-from games.tables import services as tables
 from groups import services as groups
+from tests.factories import GameFactory
 from tests.games.sockets import Client as Tab
 from tests.notices.test_notices_socket import Header
 
@@ -29,11 +29,7 @@ def _fresh(fresh_limits):
 
 def _table(make_user, seats=("ann", "bob", "cy")):
     users = [make_user(name) for name in seats]
-    game = tables.game_create(creator=users[0], kind="farkle", seats=len(users))
-    for user in users[1:]:
-        tables.game_join(game_id=game.pk, user=user)
-    tables.game_start(game_id=game.pk, user=users[0])
-    return game, users
+    return GameFactory(creator=users[0], players=users[1:]), users
 
 
 def test_a_muted_writer_is_gone_for_the_muter_at_every_table_and_group_but_not_for_others(make_user):
