@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import scope_language
 from games.errors import Sentence
 from games.live import seen
-from games.live.dbpool import database_sync_to_async
+from games.live.game_threads import database_sync_to_async
 from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, PlayerSocket
 from infra import jsontext
 from infra.params import MAX_ID
@@ -87,7 +87,7 @@ class NoticesConsumer(PlayerSocket, AsyncJsonWebsocketConsumer):
         await self._layer("group_discard", self.account_group())
 
     def _db(self, func):
-        """``func`` on the database thread of this player (games.live.dbpool): a restarted server's
+        """``func`` on the database thread of this player (games.live.game_threads): a restarted server's
         thousands of pages reconnecting at once read their feeds side by side, not all on one thread."""
         return database_sync_to_async(func, self.user.pk)
 

@@ -13,7 +13,7 @@ import logging
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.language import scope_language
-from games.live.dbpool import database_sync_to_async
+from games.live.game_threads import database_sync_to_async
 from games.live.sockets import CLOSE_UNAUTHENTICATED, CLOSE_UNAVAILABLE, PlayerSocket
 from infra.ratelimit import ConnectionLimiter
 from pairing import seating, services

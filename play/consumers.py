@@ -22,7 +22,7 @@ from games.access import can_watch
 from games.errors import BadRequest, Forbidden, GameError, NotFound, RateLimited, Sentence
 from games.live import catchup, move_async, presence, seen, selectors
 from games.live.broadcast import group_name, publish
-from games.live.dbpool import database_sync_to_async
+from games.live.game_threads import database_sync_to_async
 from games.live.moves import MAX_CLIENT_ID, ActionOutcome
 from games.live.sockets import (
     CLOSE_FORBIDDEN,

@@ -15,7 +15,7 @@ from django.db import connections
 from django.test import TransactionTestCase
 from django.utils import translation
 
-from games.live import dbpool, move_async
+from games.live import game_threads, move_async
 from tests.dice_script import write_script
 from tests.factories import PASSWORD, UserFactory
 from tests.protocol import check_server_frame
@@ -78,7 +78,7 @@ def django_db_setup(django_db_setup):
     """The test database, and at its end no connection of ours left open on it: the websockets'
     database threads close theirs before it is dropped."""
     yield
-    dbpool.shutdown()
+    game_threads.shutdown()
 
 
 @pytest.fixture

@@ -248,7 +248,7 @@ SOCKET_MODULES = [
     "infra/ratelimit.py",
     "games/live/broadcast.py",
     "games/live/selectors.py",
-    "games/live/dbpool.py",
+    "games/live/game_threads.py",
     "games/live/presence.py",
 ]
 

@@ -291,10 +291,10 @@ DICE_SOURCE = "fair"
 GAME_DEFAULT_ABSENCE_LIMIT = env.int("GAME_DEFAULT_ABSENCE_LIMIT", default=120)
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=16 * 1024)
 PRESENCE_TIMEOUT = env.int("PRESENCE_TIMEOUT", default=75)
-# Threads for the websockets' database work (games/live/dbpool.py), each taking a pooled connection per call:
-# every move ends with a commit that waits for the disk, and with channels' single thread a process
-# applied one move at a time (bench/journal.md). A game always uses the same thread. SQLite has one
-# writer: one thread there.
+# Threads for the websockets' database work (games/live/game_threads.py), each taking a pooled
+# connection per call: every move ends with a commit that waits for the disk, and with channels' single
+# thread a process applied one move at a time (bench/journal.md). A game always uses the same thread.
+# SQLite has one writer: one thread there.
 # Moves on the event loop with psycopg's async connections instead of a database thread
 # (games/live/move_async.py; PostgreSQL only). Both transports run games.live.moves.decide; off is for
 # measuring.

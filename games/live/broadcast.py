@@ -53,10 +53,10 @@ def layer_message(payload: dict, text: str | None = None) -> dict:
     return message
 
 
-# A database call made for a websocket consumer (games.live.dbpool) collects what its transactions send here,
-# and the event loop publishes it when the call returns: the database thread does not wait for the
-# event loop to publish (async_to_sync), which under load had every move's thread queue behind the
-# loop's socket work (docs/BENCHMARKS.md).
+# A database call made for a websocket consumer (games.live.game_threads) collects what its
+# transactions send here, and the event loop publishes it when the call returns: the database thread
+# does not wait for the event loop to publish (async_to_sync), which under load had every move's thread
+# queue behind the loop's socket work (docs/BENCHMARKS.md).
 _outbox = threading.local()
 
 

@@ -25,7 +25,7 @@ import logging
 import time
 import weakref
 
-from games.live.dbpool import database_sync_to_async
+from games.live.game_threads import database_sync_to_async
 from infra.perloop import per_loop
 
 logger = logging.getLogger(__name__)

@@ -41,7 +41,7 @@ from psycopg_pool import AsyncConnectionPool
 from games.live import move_sql
 from games.live import moves as moves_in_thread
 from games.live.broadcast import publish
-from games.live.dbpool import database_sync_to_async
+from games.live.game_threads import database_sync_to_async
 from games.live.moves import ActionOutcome, Batch, Decision, Handover, Known, decide
 from infra.jsontext import loads
 
@@ -157,7 +157,7 @@ async def apply_action(*, game_id: int, user, client_id, action) -> ActionOutcom
                 await moves.check()
         except Handover as handover:
             # Its effects' handlers run in its transaction, through the ORM: made in the game's database
-            # thread, which broadcasts it (games.live.dbpool). The row it leaves is known here too.
+            # thread, which broadcasts it (games.live.game_threads). The row it leaves is known here too.
             outcome = await database_sync_to_async(moves_in_thread.apply_action, game_id)(
                 game_id=game_id, user=user, client_id=client_id, action=action, spare=handover.rolls
             )

@@ -76,7 +76,7 @@ class NoConnectionHop:
     """Channels' dispatch without its close_old_connections before every message: that is a hop to
     Channels' database thread per frame and per group message received (with thousands of quiet
     sockets, their pings and notices kept that thread and the event loop trading the GIL), and the
-    consumers that take this do their database work in games.live.dbpool, whose calls close old
+    consumers that take this do their database work in games.live.game_threads, whose calls close old
     connections themselves. Put it before Channels' consumer class in the bases."""
 
     async def dispatch(self, message: dict) -> None:

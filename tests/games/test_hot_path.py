@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.errors import InvalidAction
-from games.live import broadcast, dbpool, move_sql
+from games.live import broadcast, game_threads, move_sql
 from games.models import Game
 from games.tables import services
 
@@ -32,19 +32,19 @@ def test_access_revoked_travels_as_data_for_the_consumers_to_read():
 
 def test_one_game_always_uses_the_same_database_thread(settings, monkeypatch):
     settings.WS_DB_THREADS = 4
-    monkeypatch.setattr(dbpool, "_executors", [])
-    executors = {n: dbpool.database_sync_to_async(len, n).call._executor for n in range(12)}
+    monkeypatch.setattr(game_threads, "_executors", [])
+    executors = {n: game_threads.database_sync_to_async(len, n).call._executor for n in range(12)}
     assert len(set(executors.values())) == 4
     assert executors[1] is executors[5] is executors[9]
-    assert dbpool.database_sync_to_async(len, 5).call._executor is executors[5]
-    assert not dbpool.database_sync_to_async(len, 5).call._thread_sensitive
+    assert game_threads.database_sync_to_async(len, 5).call._executor is executors[5]
+    assert not game_threads.database_sync_to_async(len, 5).call._thread_sensitive
     for executor in set(executors.values()):
         executor.shutdown()
 
 
 def test_one_thread_is_channels_own(settings):
     settings.WS_DB_THREADS = 1
-    call = dbpool.database_sync_to_async(len, 7).call
+    call = game_threads.database_sync_to_async(len, 7).call
     assert call._thread_sensitive
     assert call._executor is None
 
@@ -142,11 +142,11 @@ async def test_a_database_call_broadcasts_from_the_event_loop_once_it_returns(mo
             raise ValueError("after the commit")
         return 3
 
-    assert await dbpool.database_sync_to_async(work, 7)(False) == 3
+    assert await game_threads.database_sync_to_async(work, 7)(False) == 3
     loop_thread = threading.current_thread()
     assert layer.sent == [("game.7", '{"type":"x"}', loop_thread), ("game.8", '{"type":"y"}', loop_thread)]
     with pytest.raises(ValueError):
-        await dbpool.database_sync_to_async(work, 7)(True)
+        await game_threads.database_sync_to_async(work, 7)(True)
     assert len(layer.sent) == 4  # what was sent before the error still goes out
 
 

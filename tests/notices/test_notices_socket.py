@@ -196,7 +196,7 @@ async def test_a_turn_updates_the_header_without_reading_it_again_and_as_a_read_
 async def test_pings_and_turn_messages_take_no_hop_to_channels_database_thread(make_user, monkeypatch):
     """Channels' consumers close old database connections on its database thread before every frame
     and every group message; with thousands of quiet sockets those hops cost the event loop the GIL.
-    The notices socket does its database work on games.live.dbpool's threads, which close their own."""
+    The notices socket does its database work on games.live.game_threads's threads, which close their own."""
     import channels.consumer
 
     hops = []
