@@ -167,7 +167,7 @@ def test_connections_come_from_a_bounded_pool_whatever_conn_max_age_says():
         "name": "django",
     }
     # The worker waits for a connection at most half its outage limit, so that it notices an outage
-    # within the limit (notices/management/commands/worker.py).
+    # within the limit (play/management/commands/worker.py).
     worker = _move_settings(
         "config.settings.production", {**env, "WORKER_DB_OUTAGE_LIMIT": "3"}, ("manage.py", "worker")
     )
