@@ -37,13 +37,19 @@ import gc
 
 from django.conf import settings
 
+# The thresholds measured above: a young collection after this many allocations (Python: 700), a full
+# one after this many generation-1 collections (Python: 10). Not settings: no operator has a reason to
+# move them without the benchmark that chose them (docs/BENCHMARKS.md, the 5,000-socket step).
+YOUNG = 200
+FULL_AFTER = 350
+
 
 def tune() -> bool:
-    """Apply the settings above if SERVER_GC_TUNING is on; True if it did."""
+    """Freeze and set the thresholds above if SERVER_GC_TUNING is on; True if it did."""
     if not settings.SERVER_GC_TUNING:
         return False
     gc.collect()
     gc.freeze()
     _, middle, _ = gc.get_threshold()
-    gc.set_threshold(settings.SERVER_GC_YOUNG, middle, settings.SERVER_GC_FULL_AFTER)
+    gc.set_threshold(YOUNG, middle, FULL_AFTER)
     return True

@@ -321,12 +321,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "timeout": DB_POOL_TIMEOUT,
         "name": "django",
     }
-# Garbage collection of a served process (infra/gc_tuning.py): start-up objects frozen, a young
-# collection after this many allocations (Python's default: 700), full collections only after this
-# many generation-1 collections (Python's default: 10).
+# Garbage collection of a served process (infra/gc_tuning.py, its thresholds beside their measurement):
+# start-up objects frozen, young collections in short pieces, full ones rarely.
 SERVER_GC_TUNING = env.bool("SERVER_GC_TUNING", default=True)
-SERVER_GC_YOUNG = env.int("SERVER_GC_YOUNG", default=200)
-SERVER_GC_FULL_AFTER = env.int("SERVER_GC_FULL_AFTER", default=350)
 
 # --- Reliability and security (docs/RELIABILITY.md) -----------------------------------------------
 # GET /healthz's bound, both checks at once (config/health.py): a load balancer gives the probe a few

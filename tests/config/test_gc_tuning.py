@@ -17,8 +17,6 @@ def restore_gc():
 
 def test_a_served_process_freezes_its_start_up_objects_and_collects_in_full_rarely(settings, restore_gc):
     settings.SERVER_GC_TUNING = True
-    settings.SERVER_GC_YOUNG = 200
-    settings.SERVER_GC_FULL_AFTER = 350
     _, middle, _ = gc.get_threshold()
     loaded_at_start_up = type("Kept", (), {})()
     assert gc.is_tracked(loaded_at_start_up)

@@ -8,7 +8,7 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Game
-from tests.notices.test_worker_console import run_worker
+from tests.play.test_worker_console import run_worker
 from tests.tournaments.tournament_helpers import announce, end, everyone_enters, group_of, round_games
 from tournaments import services, tasks
 from tournaments.models import Round
