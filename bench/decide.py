@@ -63,7 +63,7 @@ def setup(kind: str, options):
         pk=1, kind=kind, options=options or {}, max_seats=PLAYERS, status=Game.Status.PLAYING, state=state,
         seq=WARM_MOVES, created_at=now, started_at=now, turn_started_at=now,
     )  # fmt: skip
-    # The statement's last column (whether the state was left out) is there since issue 19's known states.
+    # The statement's last column says whether the state was left out (a known state).
     row = [getattr(game, name) for name in move_sql._FIELDS] + (
         [False] if hasattr(move_sql, "game_params") else []
     )

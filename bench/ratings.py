@@ -1,4 +1,4 @@
-"""Benchmark of the ratings' rebuild (issue 34: 100,000 games in under a minute).
+"""Benchmark of the ratings' rebuild (the target: 100,000 games in under a minute).
 
 Run: ``python -m bench.ratings [--games N] [--database-url URL]``. In a scratch database of its own
 (a SQLite file under /tmp unless ``--database-url`` names another; never the site's), migrated, it

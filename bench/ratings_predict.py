@@ -1,4 +1,4 @@
-"""Benchmark of the ratings' predictions (issue 34, "Does it predict?").
+"""Benchmark of the ratings' predictions ("Does it predict?").
 
 Run: ``python -m bench.ratings_predict [--games N] [--seed S] [--kinds K,K] [--measure] [--json PATH]``.
 

@@ -1,4 +1,4 @@
-"""Issue 38's card experts before and after value iteration (games/bots/cardvalue.py, games/bots/fit.py's
+"""The card experts before and after value iteration (games/bots/cardvalue.py, games/bots/fit.py's
 ``--iterate``): solo games of each game's expert on its fitted figures alone (before) and on its fitted
 feature weights (after), the same seeded dice for both sides game for game, so the paired difference of
 the final scores is what the weights add. On Quintzee, where the optimum is known, each game's loss

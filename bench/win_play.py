@@ -1,4 +1,4 @@
-"""Issue 38's "win, not points" measured: two-player games of the card experts, the second seat's last
+"""Playing to win, not for points, measured: two-player games of the card experts, the second seat's last
 turn (the first seat's card full: the score to beat known) played for the exact chance of winning
 (games/bots/cards.py, ``WinTurn``, ``PLAY_TO_WIN``) or, as before, for points, on the same seeded dice.
 Until that turn both sides play the same game, so the paired difference of the second seat's wins (a

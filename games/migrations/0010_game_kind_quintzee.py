@@ -1,4 +1,4 @@
-# Quintzee offered on the site (issue 38): Game.kind's choices come from rules.ENGINES.
+# Quintzee offered on the site: Game.kind's choices come from rules.ENGINES.
 
 from django.db import migrations, models
 

@@ -1,4 +1,4 @@
-"""Look-alike and reserved usernames (issue 31, defect 10): a new name is compared with every other by
+"""Look-alike and reserved usernames: a new name is compared with every other by
 its UTS #39 confusable skeleton after NFKC and case folding, and the site keeps its own words and the
 computer players' prefix."""
 

@@ -1,4 +1,4 @@
-"""A chat's limits are said, not silent (issue 32, point 12), at the table and in a group: the characters
+"""A chat's limits are said, not silent, at the table and in a group: the characters
 left show as the limit nears (and reach a screen reader once typing pauses); a message over the limit is
 refused with a word, not cut; writing too fast is refused beside the chat's input, not under the dice,
 and the refused text stays in the input. At 1280x800 and as a 390x844 touch phone, light and dark,

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in Chromium (issue 31): a script slipped into a page does not run and is
+"""The Content-Security-Policy in Chromium: a script slipped into a page does not run and is
 reported, and Django's admin works under the policy with no violation. Every other browser test and
 journey fails on a violation too (ConsoleWatch, tests/browser/helpers.py)."""
 

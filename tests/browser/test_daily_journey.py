@@ -1,4 +1,4 @@
-"""The daily challenge in Chromium (issue 38's acceptance): two players play the same day's Triple Quintzee
+"""The daily challenge in Chromium: two players play the same day's Triple Quintzee
 and see the same first roll, read off the page in both browsers (one of them a 390x844 touch phone);
 then one of them plays it to the end (through the services: the browser part proves nothing new there),
 the worker reviews it, and the player sees the day's results, the review and the share text. A closed

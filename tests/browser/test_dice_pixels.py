@@ -1,6 +1,6 @@
-"""Dice as the player sees them, read from screenshots rather than from CSS values (issue 32, defect 1:
-Painted DiceZ's blue, red and green dice were white squares, their white pips on a white face, while
-every computed colour looked plausible to the tests and to axe).
+"""Dice as the player sees them, read from screenshots rather than from CSS values (Painted
+DiceZ's blue, red and green dice were white squares, their white pips on a white face, while
+every computed colour looked plausible to the tests and to axe, once).
 
 On the game page of each of the four games, on a replay and on each rules page, in both themes, at
 1280x800 and on a 390x844 touch phone, the test adds every face 1-6 of every colour the page's own code

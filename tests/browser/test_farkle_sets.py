@@ -1,4 +1,4 @@
-"""Farkle's scoring sets on the game page (issue 32, point 11): the page lists what each set of the roll
+"""Farkle's scoring sets on the game page: the page lists what each set of the roll
 is worth before the player picks, and marks a die usable only while it can still join the selection,
 both from the engine's preview; at 1280x800 and as a 390x844 touch phone, light and dark, in English
 and in German."""

@@ -1,4 +1,4 @@
-"""A player's first steps (issue 32, point 10): "Play solo now" is one click from a solo table of the
+"""A player's first steps: "Play solo now" is one click from a solo table of the
 game chosen, an invited player sees who invites them and the way in before anything else, a solo game
 ends with its total (and a personal best) instead of a win, and starting one's own game tells oneself
 nothing. At 1280x800 and as a 390x844 touch phone, light and dark, in English and in German."""

@@ -1,5 +1,5 @@
-"""A Farkle game is named by its goal, and its goal written the same way, wherever it is shown (issue 32,
-point 9): the lobby, the game page, the replay, the history, the notices, the high scores and the
+"""A Farkle game is named by its goal, and its goal written the same way, wherever it is shown:
+the lobby, the game page, the replay, the history, the notices, the high scores and the
 statistics. The goal names the game ("Farkle (3000)"), so it is written in plain digits in every
 language, where scores are grouped as their reader groups them (11.050 in German). At 1280x800 and as
 a 390x844 touch phone, light and dark, in English and in German."""

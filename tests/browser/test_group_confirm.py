@@ -1,5 +1,5 @@
 """Leaving a group, removing a member and deleting a group ask first, in the reader's language, at
-1280x800 and as a 390x844 touch phone; a question answered "no" changes nothing (issue 32, point 6)."""
+1280x800 and as a 390x844 touch phone; a question answered "no" changes nothing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The turn's hint names what the player does with the dice: a mouse clicks, a finger taps (issue 32,
-point 9), in English and German."""
+"""The turn's hint names what the player does with the dice: a mouse clicks, a finger taps, in
+English and German."""
 
 from __future__ import annotations
 

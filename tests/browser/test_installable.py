@@ -1,4 +1,4 @@
-"""The installable app in Chromium (issue 37): the manifest and the service worker pass Chromium's own
+"""The installable app in Chromium: the manifest and the service worker pass Chromium's own
 installability checks (DevTools' Page.getInstallabilityErrors, what its install prompt asks), and
 when the server is down a page asked for shows the offline page the worker kept. At 1280x800 and as a
 390x844 touch phone, light and dark; screenshots under artifacts/screenshots/site/."""

@@ -1,5 +1,5 @@
 """The lobby's forms show the fields that apply to the choice made, and "Play solo now" lands on the
-form that starts a solo game (issue 32, points 4 and 10); at 1280x800 and as a phone, English and German."""
+form that starts a solo game; at 1280x800 and as a phone, English and German."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_play_solo_now_lands_on_the_solo_form(open_as, make_user, language, head
     expect(first).to_have_count(1)
     if heading:
         expect(first).to_have_text(heading)
-    # A form of its own for a solo table (issue 32, point 10): one seat, none of what needs others.
+    # A form of its own for a solo table: one seat, none of what needs others.
     expect(page.locator("#solo-form input[name=seats]")).to_have_value("1")
     for name in ("computers", "strength", "pace", "group", "absence_limit"):
         expect(page.locator(f"#solo-form [name={name}]")).to_have_count(0)

@@ -1,4 +1,4 @@
-"""A move asked for while the connection is down says that it waits (issue 32, point 13): beside the
+"""A move asked for while the connection is down says that it waits: beside the
 buttons, in a polite live region, until the server has acknowledged it on return. At 1280x800 and as a
 390x844 touch phone, light and dark, English and German, without an axe violation. Screenshots under
 artifacts/screenshots/site/."""

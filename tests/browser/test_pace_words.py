@@ -1,5 +1,5 @@
-"""A game over days says so on its page, and says its waits in days and hours, not in seconds (issue 32,
-point 4); at 1280x800 and as a phone, in English and German."""
+"""A game over days says so on its page, and says its waits in days and hours, not in seconds; at
+1280x800 and as a phone, in English and German."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Play someone now in a real browser (issue 34): two strangers ask for Farkle on two touch phones,
+"""Play someone now in a real browser: two strangers ask for Farkle on two touch phones,
 land at one table (the one who waited is taken there by the queue socket), and both see their new
 ratings when the game ends; the form and the waiting page at 1280x800 and 390x844, light and dark,
 without an axe violation or sideways scrolling. Screenshots: artifacts/screenshots/pairing/."""

@@ -1,4 +1,4 @@
-"""A player's profile in a real browser (issue 34): the ratings, the latest games, the accuracy chart and
+"""A player's profile in a real browser: the ratings, the latest games, the accuracy chart and
 the groups in common, at 1280x800 and on a 390x844 touch phone, light and dark, without an axe
 violation or sideways scrolling; a challenge that lands at the new table and tells the other player;
 blocking and unblocking from the profile. Screenshots: artifacts/screenshots/profile/."""

@@ -1,4 +1,4 @@
-"""The push journey (issue 37): ann, on a phone, turns push messages on for this device and leaves the
+"""The push journey: ann, on a phone, turns push messages on for this device and leaves the
 site; bob moves in their game over days; the local push service (web-push-testing) receives one
 encrypted message for ann, which decrypts to the game's link; delivered to ann's service worker, it is
 shown as a notification, and its page is the game, which opens for her.

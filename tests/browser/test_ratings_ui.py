@@ -1,4 +1,4 @@
-"""Ratings in a real browser (issue 34): beside each name at the table, the change at the game's end
+"""Ratings in a real browser: beside each name at the table, the change at the game's end
 ("+14, now 1,532"), and the rating list, at 1280x800 and on a 390x844 touch phone, light and dark,
 without an axe violation or sideways scrolling. Screenshots: artifacts/screenshots/ratings/."""
 

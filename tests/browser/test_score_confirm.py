@@ -1,6 +1,6 @@
 """A click on the card marks a box and the Score button (or a second click) scores it, as a tap does,
-so a stray click costs no box; a player who wants one click says so on their profile (issue 32,
-point 5). At 1280x800 with a mouse and as a 390x844 touch phone, in English and German."""
+so a stray click costs no box; a player who wants one click says so on their profile.
+At 1280x800 with a mouse and as a 390x844 touch phone, in English and German."""
 
 from __future__ import annotations
 

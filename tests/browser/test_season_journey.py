@@ -1,4 +1,4 @@
-"""A season's journey in Chromium (issue 35): the creator opens a season from the group's page; games
+"""A season's journey in Chromium: the creator opens a season from the group's page; games
 of its days count and games outside them do not; a game that ends while a member watches the group's
 page shows in its table without a reload; the creator ends the season, and its champion stays on the
 group's page. At 1280x800 and as a 390x844 touch phone, light and dark, never scrolling sideways and

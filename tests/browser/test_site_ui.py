@@ -314,7 +314,7 @@ def test_the_german_statistics_group_figures_on_the_page_and_on_the_charts_axes(
 @pytest.mark.parametrize(("username", "language"), [("ann", "en"), ("ann", "de"), ("pfarkle", "en")])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_bell_stays_on_the_first_row_once_its_count_shows(open_as, make_user, username, language, scheme):
-    """Issue 32: at 1280 px the bell went alone to a second row when its count appeared (the header
+    """At 1280 px the bell went alone to a second row when its count appeared (the header
     was measured before the count was drawn, and not again)."""
     from notices import feed
 
@@ -350,7 +350,7 @@ NOTICE = "bob added you to the group Dave's table."
 def test_an_opened_notice_stays_listed_and_the_notices_page_keeps_them(
     open_as, make_user, device, language, scheme
 ):
-    """Issue 32: opening the bell marked the notice seen and the list then said "Nothing waiting for
+    """Opening the bell marked the notice seen and the list then said "Nothing waiting for
     you"; now it stays, read, and the notices page lists the latest, read and unread."""
     from groups import services as groups
 
@@ -383,7 +383,7 @@ def test_an_opened_notice_stays_listed_and_the_notices_page_keeps_them(
     ("device", "language", "scheme"), [("desktop", "en", "light"), ("phone", "de", "dark")]
 )
 def test_games_nobody_else_waits_for_are_not_your_turn(open_as, make_user, device, language, scheme):
-    """Issue 32: solo games and games against computers only filled "Waiting for your turn" and the
+    """Solo games and games against computers only filled "Waiting for your turn" and the
     badge; only a game where another person waits is counted."""
     alice, bob = make_user("alice", language=language), make_user("bob")
 

@@ -1,4 +1,4 @@
-"""A group's tournament in real browsers (issue 35): the creator announces a 3-round Swiss Farkle
+"""A group's tournament in real browsers: the creator announces a 3-round Swiss Farkle
 tournament from the group's page, five members (two on touch phones) enter on its page, the creator
 starts it, and it is played to the end. Every round every player sees their seat (or their bye) on the
 tournament's page; one game of each round is played in the browsers, the other through the same move

@@ -1,4 +1,4 @@
-"""The turn e-mails' unsubscribe link, followed by a signed-out reader (issue 32, point 8): the page
+"""The turn e-mails' unsubscribe link, followed by a signed-out reader: the page
 asks in the player's own language and changes nothing; its button stops the e-mails. At 1280x800 and as
 a 390x844 touch phone, light and dark, without an axe violation. Screenshots under
 artifacts/screenshots/site/ (git-ignored)."""

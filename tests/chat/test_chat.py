@@ -125,7 +125,7 @@ async def test_a_table_message_reaches_every_socket_and_the_next_snapshot(make_u
         for tab in tabs:
             await tab.open()
         await tabs[2].comm.send_json_to({"type": "say", "text": "let me in"})
-        assert (await tabs[2].next("error"))["code"] == "forbidden"  # spectators read (issue 31)
+        assert (await tabs[2].next("error"))["code"] == "forbidden"  # spectators read
         await tabs[1].comm.send_json_to({"type": "say", "text": "  good luck\nboth  "})
         for tab in tabs:
             message = (await tab.next("chat"))["message"]

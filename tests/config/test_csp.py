@@ -1,4 +1,4 @@
-"""The Content-Security-Policy (django-csp, configured in config/settings/base.py; issue 31): the same
+"""The Content-Security-Policy (django-csp, configured in config/settings/base.py): the same
 strict policy on every kind of response, and pages that keep to it, so that no browser has anything of
 ours to refuse (the browser tests fail on any violation: tests/browser/helpers.py's ConsoleWatch)."""
 

@@ -1,7 +1,7 @@
 """The import graph of the project's apps, and what our code reads of its dependencies' private parts.
 
-Issue 33 asks for apps that depend one way (zero two-way pairs between apps), no import circle among
-modules, and no private attribute of a dependency read anywhere. The goal is zero of each: the lists
+Apps depend one way (zero two-way pairs between apps), no import circle among modules, and no private
+attribute of a dependency is read anywhere. The goal is zero of each: the lists
 below (KNOWN_TWO_WAY, KNOWN_CIRCLES, KNOWN_PRIVATE, KNOWN_PATCHES) only document what is left today.
 Each is exact and may only shrink: the test fails when something new appears, and also when a listed
 entry is no longer true, so that whoever removes one removes it from the list too.
@@ -26,11 +26,11 @@ APPS = sorted(
     if path.is_dir() and (path / "__init__.py").exists() and path.name != "tests"
 )
 
-# What is left of issue 33's "apps that depend one way": each pair imports the other (at any nesting
+# Pairs of apps that do not depend one way: each pair imports the other (at any nesting
 # level, inside functions and `if TYPE_CHECKING` included). The goal is none; the list may only shrink.
 KNOWN_TWO_WAY: set[frozenset[str]] = set()
 
-# What is left of issue 33's "zero circles". At import time there is none, and none may come
+# Circles of modules. At import time there is none, and none may come
 # (test_no_circle_of_modules_at_import_time: top-level statements and class bodies, imports inside
 # functions and under `if TYPE_CHECKING` left out). Counting those too, these modules still import each
 # other around a circle, which a local import or a type-only one only hides. The goal is none; the list
@@ -38,8 +38,8 @@ KNOWN_TWO_WAY: set[frozenset[str]] = set()
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 # Private attributes (one leading underscore, not a dunder) of a dependency (or of the standard
-# library) that our code reads or writes, as (file, attribute). Issue 33's goal is none; the list may
-# only shrink.
+# library) that our code reads or writes, as (file, attribute). The goal is none; the list may only
+# shrink.
 KNOWN_PRIVATE: set[tuple[str, str]] = set()
 
 # Dependencies changed by our code (monkey patches), as (file, attribute): an attribute set on a

@@ -55,7 +55,7 @@ def test_database_url_selects_postgresql():
 
 def test_redis_url_selects_the_pipelined_pubsub_layer():
     s = settings_for("config.settings.local", REDIS_URL="redis://cache.example:6379/2")
-    assert s["layer"] == "infra.pipelined_layer.PipelinedLayer"  # measured (issue 33, fifth stop)
+    assert s["layer"] == "infra.pipelined_layer.PipelinedLayer"  # measured
     assert s["hosts"] == ["redis://cache.example:6379/2"]
     assert s["connect"] == ["infra.layer.connected"]
 
@@ -148,7 +148,7 @@ def test_the_suites_make_moves_the_way_production_does():
 
 @pytest.mark.slow_subprocess
 def test_connections_come_from_a_bounded_pool_whatever_conn_max_age_says():
-    """Issue 31: under ASGI a connection Django keeps past its request is orphaned (a thread and context
+    """Under ASGI a connection Django keeps past its request is orphaned (a thread and context
     per request), so Django keeps none; on PostgreSQL every thread borrows from one pool of
     DB_POOL_SIZE, and CONN_MAX_AGE is how long an idle one of it stays open."""
     env = {

@@ -1,4 +1,4 @@
-"""Two sites on one Redis do not hear each other (issue 31, defect 12).
+"""Two sites on one Redis do not hear each other.
 
 Redis's pub/sub ignores the database number of the URL, so two DiceHall sites on one Redis server
 shared every group (a stranger's game events on our game's page) while both kept the default

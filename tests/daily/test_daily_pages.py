@@ -1,4 +1,4 @@
-"""The daily challenge's pages (issue 38, docs/daily.md): today's page and an earlier day's, the Play
+"""The daily challenge's pages (docs/daily.md): today's page and an earlier day's, the Play
 button, who sees whose results when, the grade and the review, the share text without a die, and every
 kind of the catalogue."""
 

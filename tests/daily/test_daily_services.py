@@ -1,4 +1,4 @@
-"""The daily challenge's services (issue 38, docs/daily.md): the day's seed committed before and revealed
+"""The daily challenge's services (docs/daily.md): the day's seed committed before and revealed
 after, the same dice for everyone whatever they hold, one attempt a day per kind, the close of a day,
 no hints, and the grade."""
 

@@ -1,4 +1,4 @@
-"""Journey in German (issue 18): two German browsers sign up and play Farkle; bob switches to English
+"""Journey in German: two German browsers sign up and play Farkle; bob switches to English
 mid-game from the menu, and from then on each page says the same moves in its own language, the log
 included; the replay does the same for each reader."""
 
@@ -60,7 +60,7 @@ def test_farkle_in_german_with_one_player_switching_to_english(visit, dice, snap
     ann.get_by_label("Plätze:", exact=True).fill("2")
     ann.get_by_label("Farkle-Ziel:", exact=True).select_option(label="3000")
     ann.get_by_role("button", name="Spiel erstellen").click()
-    # The goal as the game's name writes it (issue 32, point 9): the same digits in every language.
+    # The goal as the game's name writes it: the same digits in every language.
     expect(ann.locator(".game-head")).to_contain_text("Farkle (3000)")
     expect(ann.locator(".game-head")).to_contain_text("Ziel 3000 · 6 Würfel")
     expect(ann.locator("#waiting-heading")).to_have_text("Warten auf Mitspieler (1/2)")

@@ -65,7 +65,7 @@ def test_two_visitors_sign_up_and_meet_in_a_group(visit, snap):
     check_axe(bob, "group page, member, phone")
     screens(bob, snap, "bob-sees-the-group")
 
-    # Someone outside the group who has its address learns nothing of it, not even its name (issue 31).
+    # Someone outside the group who has its address learns nothing of it, not even its name.
     cid = visit("cid")
     ui.sign_up(cid, "cid")
     visit.allow(r"Failed to load resource: the server responded with a status of 404")
@@ -234,7 +234,7 @@ def test_farkle_group_game_from_invite_to_high_scores(visit, dice, snap):
         expect(row).to_contain_text("Friday Dice")
         expect(row).to_contain_text("ann 3700 (2 laps)")
         expect(row.locator("td").nth(3)).to_have_text(result)
-        # The game was rated: the last column says what it did to the player's rating (issue 34).
+        # The game was rated: the last column says what it did to the player's rating.
         expect(row.locator("td").last).to_have_text(re.compile(r"^[+\u2212]\d+, now \d+\?$"))
     check_axe(bob, "history")
     snap(bob, "bob-history")
@@ -425,7 +425,7 @@ def test_solo_triple_quintzee_and_its_replay(visit, dice, served, snap):
     # Every box holds what that turn scored, where the right-most rule put it.
     for (box, _, dice_), column in zip(plan, landed, strict=True):
         expect(cell(page, box, column)).to_have_text(str(tq.score(box, dice_)))
-    # Played alone, the game ends with its total, not a win (issue 32, point 10).
+    # Played alone, the game ends with its total, not a win.
     expect(page.locator("#g-end h2")).to_have_text(f"Game over: {total} points")
     expect(page.locator("#g-end")).not_to_contain_text("win")
     expect(score_of(page, "cleo")).to_have_text(str(total))
@@ -858,7 +858,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     snap(bob, "bob-cut-off")
 
     # A reload, the group page and the group list: all closed to him now, as if they were not there
-    # (a private group shows nothing of itself to outsiders: issue 31).
+    # (a private group shows nothing of itself to outsiders).
     response = bob.reload()
     assert response.status == 404
     expect(bob.get_by_role("heading", level=1)).to_have_text("No page here")
@@ -873,7 +873,7 @@ def test_a_removed_member_loses_the_group_and_its_games_at_once(visit, dice, sna
     expect(bob.locator("main")).to_contain_text("You are not in a group yet.")
     check_axe(bob, "group list, empty")
     assert game_path in ann.url
-    # Removed, bob resigned from the group's game (issue 31); he had not moved yet, so the game is
+    # Removed, bob resigned from the group's game; he had not moved yet, so the game is
     # aborted rather than won (docs/ratings.md).
     expect(ann.locator("#g-end-title")).to_have_text("Game aborted")
     expect(ann.locator("#g-players li[data-player='bob']")).to_contain_text("resigned")

@@ -131,7 +131,7 @@ def test_easy_makes_mistakes_and_good_does_not():
 def test_triple_quintzee_values_a_column_by_the_quintzee_optimum(monkeypatch):
     """On its figures alone, the expert's worth of a placement: its points now, plus the column's
     multiplier times the change in the exact optimum's value of a Quintzee column in the same state
-    (issue 38's step; with its fitted weights, that worth is one of the card's features)."""
+    (with its fitted weights, that worth is one of the card's features)."""
     from games.bots import quintzee as tq_bots
     from games.bots import quintzee_optimum as qo
 

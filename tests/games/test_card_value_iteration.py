@@ -1,5 +1,5 @@
 """The card experts' worth of the rest of a card as a linear function of each game's features, fitted by
-value iteration (games/bots/cardvalue.py, games/bots/fit.py's ``iterate``; issue 38)."""
+value iteration (games/bots/cardvalue.py, games/bots/fit.py's ``iterate``)."""
 
 from __future__ import annotations
 

@@ -245,7 +245,7 @@ HUGE = "9" * 5000  # past the 4,300 digits Python's int() reads
 
 
 async def test_huge_numbers_nul_and_lone_surrogates_in_frames_never_crash(trio):
-    """Issue 31, defect 9: in every field a frame carries, numbers past a bigint, 5,000 digits, NUL and
+    """In every field a frame carries, numbers past a bigint, 5,000 digits, NUL and
     a lone surrogate (JSON's escape gives it raw); each frame is answered, none with server_error, and
     nothing changes."""
     ann, bob, _ = trio

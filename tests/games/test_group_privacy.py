@@ -1,4 +1,4 @@
-"""A group's games are its members' alone, results included (issue 31: the entry's score and game id told
+"""A group's games are its members' alone, results included (an entry's score and game id once told
 outsiders of the private game): high scores and statistics hold a private game only for those who may
 see it (games.access), and then with its group; staff are no exception."""
 

@@ -66,7 +66,7 @@ def test_signed_out_the_link_says_who_invites_to_what(client, table):
 
 
 def test_signed_out_a_group_game_shows_nothing_of_itself(client, ann):
-    """Issue 31: a private game's link, signed out, is the sign-in, as a missing game's is; no host, no
+    """A private game's link, signed out, is the sign-in, as a missing game's is; no host, no
     group, no invitation remembered (the sign-in page would name its host and game)."""
     group = group_services.group_create(creator=ann, name="Friday dice")
     game = services.game_create(creator=ann, kind="farkle", seats=3, group=group)

@@ -1,5 +1,5 @@
 """A finished game's personal bests (games.results.highscores.personal_bests), as the snapshot's seats
-say them for the game page's end panel (issue 32, point 10): on the game's own all-time list, better
+say them for the game page's end panel: on the game's own all-time list, better
 than every earlier result of the player, never a first result."""
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def test_farkle_statistics_tabs_use_the_option_text(client, ann, bob, scripted_d
     assert figures["Farkle rate per roll"] == "33%"
     assert not _code_names(_text(response))
     empty = client.get(reverse("players:stats", args=["bob"]), {"kind": "farkle", "goal": 5000})
-    # The games are named by their goal, as everywhere (issue 32, point 9).
+    # The games are named by their goal, as everywhere.
     assert "No finished Farkle (5000) games yet." in _text(empty)
     assert "<title>bob · Farkle (5000) statistics" in empty.content.decode()
 
@@ -293,7 +293,7 @@ def test_a_refused_form_is_branded_too(ann):
     assert "This form could not be sent" in text and "DiceHall" in text
 
 
-# --- words as the rule sheets and players say them (issue 32, point 9) ----------------------------
+# --- words as the rule sheets and players say them ----------------------------
 
 
 def test_a_list_of_players_has_no_space_before_its_commas(client, ann, bob):
@@ -317,7 +317,7 @@ def test_a_leaderboard_names_the_game_it_links_to(client, ann, bob, scripted_dic
     assert f'">Game #{game.pk}</a>' in page and ">multiplayer<" not in page
 
 
-# --- a game's pace and waits in words (issue 32, point 4) -----------------------------------------
+# --- a game's pace and waits in words -----------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -243,7 +243,7 @@ def test_group_game_history_is_hidden_from_outsiders(client, ann, bob, make_user
     history = client.get(reverse("players:history", args=["ann"]))
     # The game's link as the history writes it: a bare "#18" is in the page's theme colour (#18233d).
     assert f"#{game.pk}</a>".encode() not in history.content
-    assert client.get(reverse("games:replay", args=[game.pk])).status_code == 404  # as no game (issue 31)
+    assert client.get(reverse("games:replay", args=[game.pk])).status_code == 404  # as no game
     assert client.get(reverse("api_highscores"), {"kind": "farkle", "group": group.pk}).status_code == 404
 
 

@@ -32,7 +32,7 @@ def client_for(client, user):
 
 
 # (role, expected status) for every group URL; "anonymous" is redirected to log in.
-# Outsiders get a plain 404: they learn nothing of a private group, not even its name (issue 31).
+# Outsiders get a plain 404: they learn nothing of a private group, not even its name.
 DETAIL = {"anonymous": 302, "outsider": 404, "member": 200, "creator": 200}
 EDIT = {"anonymous": 302, "outsider": 404, "member": 403, "creator": 200}
 
@@ -112,7 +112,7 @@ def test_group_games_are_for_members_only(client, people, group):
     game = game_services.game_create(creator=people["creator"], kind="farkle", seats=2, group=group)
     from games.errors import Forbidden, NotFound
 
-    with pytest.raises(NotFound):  # to an outsider, a private table is no table (issue 31)
+    with pytest.raises(NotFound):  # to an outsider, a private table is no table
         game_services.game_join(game_id=game.pk, user=people["outsider"])
     game_services.game_join(game_id=game.pk, user=people["member"])
     assert (
@@ -131,7 +131,7 @@ def test_removing_a_member_or_deleting_the_group_keeps_games_and_actions(people,
         game_id=game.pk, user=people["creator"], client_id="a", action={"type": "roll", "keep": []}
     )
     services.group_remove_member(group_id=group.pk, user=people["creator"], member_id=people["member"].pk)
-    # The seat stays (the game's record), resigned for the removed member (issue 31).
+    # The seat stays (the game's record), resigned for the removed member.
     assert game.seats.get(user=people["member"]).resigned
     from games.errors import Forbidden
 

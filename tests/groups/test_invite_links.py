@@ -114,7 +114,7 @@ def test_the_creator_creates_copies_and_revokes_from_the_group_page(client, grou
 def test_others_cannot_create_or_revoke_and_never_see_the_link(client, group, people, token, role):
     client.force_login(people[role])
     for name in ("groups:invite_create", "groups:invite_revoke"):
-        # A member is told no; an outsider learns nothing of the group (issue 31).
+        # A member is told no; an outsider learns nothing of the group.
         status = client.post(reverse(name, args=[group.pk])).status_code
         assert status == {"member": 403, "outsider": 404}[role]
     group.refresh_from_db()

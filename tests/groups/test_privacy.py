@@ -1,4 +1,4 @@
-"""Issue 31: a private group's games stay private (group deleted or not), outsiders and staff learn
+"""A private group's games stay private (group deleted or not), outsiders and staff learn
 nothing of a group, who talks at a table, removing messages, a removed member's rights, a rematch's pace.
 
 One rule decides who sees a game (games.access); these tests walk the places that show one."""

@@ -53,5 +53,5 @@ async def test_removed_member_socket_is_closed(pair):
     again = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
     again.scope["user"] = member
     connected, code = await again.connect()
-    # As for a game that does not exist: a private game shows nothing of itself (issue 31).
+    # As for a game that does not exist: a private game shows nothing of itself.
     assert (connected, code) == (False, 4404)

@@ -1,4 +1,4 @@
-"""The site in German (issue 18): every page, e-mail and protocol message, with no English left; the
+"""The site in German: every page, e-mail and protocol message, with no English left; the
 catalogues complete and compiled; English still the default."""
 
 from __future__ import annotations

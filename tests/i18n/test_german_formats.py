@@ -1,4 +1,4 @@
-"""Numbers and dates in the reader's format (issue 18): German groups digits ("11.050") and writes its
+"""Numbers and dates in the reader's format: German groups digits ("11.050") and writes its
 own date order ("1. Dez. 2026", "01.12.2026, 17:26"); English reads exactly as it always has."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_german_pages_group_scores_and_write_german_dates(finished):
     assert "11.050" in history and "01.12.2026, 17:26" in history
     assert "1. Dez. 2026" in page(client, reverse("games:mine"))
     stats = page(client, reverse("players:stats", args=["ann"]) + "?kind=farkle&goal=3000")
-    # Scores are grouped; a goal is written as it names the game, "Farkle (3000)" (issue 32, point 9).
+    # Scores are grouped; a goal is written as it names the game, "Farkle (3000)".
     assert 'data-stat="best">11.050<' in stats and "Ziel 3000" in stats and "Farkle (3000)" in stats
     assert "3000</option>" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
     assert "11.050" in page(client, reverse("highscores") + "?kind=farkle&goal=3000")
@@ -94,7 +94,7 @@ def test_english_pages_read_as_before(finished):
 
 
 def test_a_goal_is_written_as_the_game_is_named_in_every_language():
-    """Issue 32, point 9: Farkle's goal names the game ("Farkle (10000)"), so it is written in the same
+    """Farkle's goal names the game ("Farkle (10000)"), so it is written in the same
     plain digits by every reader, in the engines' messages too, where the points are grouped as the
     reader groups them."""
     from django.utils import translation

@@ -92,7 +92,7 @@ async def test_start_and_every_turn_reach_the_players_headers_and_nobody_elses(m
         await headers["bob"].comm.send_json_to({"type": "seen", "ids": [bob_feed["notices"][0]["id"]]})
         after = await headers["bob"].next()
         assert after["count"] == 1
-        # Read, not gone (issue 32): the list still holds it.
+        # Read, not gone: the list still holds it.
         assert [(n["id"], n["seen"]) for n in after["notices"]] == [(bob_feed["notices"][0]["id"], True)]
     finally:
         for h in headers.values():
@@ -125,7 +125,7 @@ async def test_bad_frames_are_answered_and_change_nothing(make_user):
             ({"type": "seen", "ids": "all"}, "bad_request"),
             ({"type": "seen", "ids": [True]}, "bad_request"),
             ({"type": "seen", "ids": list(range(1, 60))}, "bad_request"),
-            # Past what an id column holds (issue 31, defect 9), NUL and a lone surrogate.
+            # Past what an id column holds, NUL and a lone surrogate.
             ({"type": "seen", "ids": [2**63]}, "bad_request"),
             ({"type": "seen", "ids": [-(2**63) - 1]}, "bad_request"),
             ({"type": "seen", "ids": ["\x00"]}, "bad_request"),

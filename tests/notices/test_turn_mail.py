@@ -271,7 +271,7 @@ def test_a_player_no_mail_can_reach_is_skipped_after_the_limit(make_user):
     services.game_apply_action(game_id=game.pk, user=ann, client_id="s1", action={"type": "skip"})
 
 
-# --- nobody waits (issue 32): no turn e-mail, no "your turn" where no other person sits --------------
+# --- nobody waits: no turn e-mail, no "your turn" where no other person sits --------------
 
 
 def test_a_solo_game_left_during_ones_turn_promises_no_mail(make_user):

@@ -1,4 +1,4 @@
-"""The challenge from a profile (play.challenge, issue 34): a two-seat table with the challenger seated
+"""The challenge from a profile (play.challenge): a two-seat table with the challenger seated
 and the other player invited, a notice and a push message for them; refused for oneself, a computer,
 a blocked pair either way round, and a game that does not exist, with a sentence and no table made."""
 

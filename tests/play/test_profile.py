@@ -1,4 +1,4 @@
-"""The player's profile (/players/<name>/, issue 34): ratings in every kind, the latest games the viewer
+"""The player's profile (/players/<name>/): ratings in every kind, the latest games the viewer
 may see with place and rating change, the coach's accuracy over the latest reviewed games, the groups
 in common, the challenge and block buttons; flat in queries whatever the number of games."""
 

@@ -1,4 +1,4 @@
-"""`make run`'s console (issue 32): the worker prints the e-mails it sends (the console e-mail
+"""`make run`'s console: the worker prints the e-mails it sends (the console e-mail
 backend) and, by default, none of django-tasks' lines for every task it runs (a sweep's pair every few
 seconds buried the e-mails); -v 2 brings those lines back. The real worker command, in its own process,
 on the test database."""

@@ -1,4 +1,4 @@
-"""Ratings where players look (issue 34): beside each name at the table and the change at the end (the
+"""Ratings where players look: beside each name at the table and the change at the end (the
 game socket's snapshot), the history, the statistics page's figure and chart, and the rating lists."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings change when a rated game ends (issue 34), by openskill's own numbers: the finishing order
+"""Ratings change when a rated game ends, by openskill's own numbers: the finishing order
 from games.results.places (ties as ties, a resignation last), computers rated like people, solo and
 opted-out tables never."""
 

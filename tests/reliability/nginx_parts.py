@@ -1,6 +1,6 @@
 """Which parts of deploy/nginx.conf tests/reliability/test_topology.py exercises, and which it does not.
 
-Issue 20: the topology test runs Debian's nginx (1.22), so the file's `server web:8000 resolve` cannot
+The topology test runs Debian's nginx (1.22), so the file's `server web:8000 resolve` cannot
 run as written. `topology-nginx.diff` shows how the upstream is substituted; this list says what the
 rest of the file is checked for, by which test, and why the parts left out are left out. The topology
 test writes it to artifacts/topology-nginx-exercised.md, and test_nginx_parts.py fails when a directive

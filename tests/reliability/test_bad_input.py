@@ -1,4 +1,4 @@
-"""Bad input in any URL or form answers 4xx, never 500 (issue 31, defect 9).
+"""Bad input in any URL or form answers 4xx, never 500.
 
 ``ROUTES`` says, for every URL pattern Django serves (the admin's own aside), good values for its path
 parameters, the query parameters its view reads and the fields of the form it reads from a POST. The walk

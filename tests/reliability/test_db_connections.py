@@ -1,4 +1,4 @@
-"""PostgreSQL connections of a server process (issue 31): bounded, and a terminated one costs no move.
+"""PostgreSQL connections of a server process: bounded, and a terminated one costs no move.
 
 1. A soak of one daphne process with the production settings (``CONN_MAX_AGE=60``, the collector
    tuned): thousands of HTTP requests from concurrent clients, hundreds of websockets opened, used and

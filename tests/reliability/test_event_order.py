@@ -1,4 +1,4 @@
-"""Issue 31, defect 15: under heavy load one socket got seq 18 before seq 9-17, its "event 18" then
+"""Under heavy load one socket got seq 18 before seq 9-17, its "event 18" then
 differed from the other seats' copy, and two refused actions were followed by an event.
 
 The mechanism, reproduced here without the load: each server process publishes a game's events after

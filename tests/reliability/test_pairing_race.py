@@ -1,4 +1,4 @@
-"""Play someone now across two daphne processes (issue 34): players ask at the same moment, half of
+"""Play someone now across two daphne processes: players ask at the same moment, half of
 them through each process, several rounds; nobody is seated at two tables, every table is full, and
 every player's queue socket, on whichever process, hears the table it sits at."""
 

@@ -164,7 +164,7 @@ GET_CASES = [
     Case("mine", url("games:mine"), signed_in(200)),
     # A game's page is its invitation link: signed out, the invitation (who invites you to what).
     Case("detail-public", url("games:detail", game("public-farkle")), roles(200)),
-    # A private group's game is no game to those who may not see it (games.access; issue 31): signed
+    # A private group's game is no game to those who may not see it (games.access): signed
     # out, the sign-in, as for a missing game; signed in, 404. Staff are no exception.
     Case("detail-group", url("games:detail", game("group")), members(200, 404)),
     Case("detail-group-open", url("games:detail", game("group-open")), members(200, 404)),
@@ -195,7 +195,7 @@ GET_CASES = [
     Case("rules", url("games:rules", lambda w: ["triple-quintzee"]), roles(200)),
     Case("rules-unknown", path("/games/chess/rules/"), roles(404)),
     Case("groups", url("groups:list"), signed_in(200)),
-    # Outsiders (staff too) learn nothing of a private group, not even its name: 404 (issue 31).
+    # Outsiders (staff too) learn nothing of a private group, not even its name: 404.
     Case("group-detail", url("groups:detail", group_args), members(200, 404)),
     Case("group-head-to-head", url("groups:head_to_head", group_args), members(200, 404)),
     Case("group-missing", path("/groups/999999/"), signed_in(404)),
@@ -220,7 +220,7 @@ GET_CASES = [
     Case("season-missing", path("/groups/{w.group.pk}/seasons/999999/"), members(404, 404)),
     Case("season-end-get", url("seasons:end", season_args), signed_in(405)),
     Case("season-delete-get", url("seasons:delete", season_args), signed_in(405)),
-    # A group's tournaments (issue 35): its members see them, its creator announces and manages them.
+    # A group's tournaments: its members see them, its creator announces and manages them.
     Case("tournament-new", url("tournaments:new", group_args), members(403, 404, creator=200)),
     Case("tournament-detail", url("tournaments:detail", tournament(1)), members(200, 404)),
     Case("tournament-missing", url("tournaments:detail", tournament(999999)), signed_in(404)),
@@ -228,7 +228,7 @@ GET_CASES = [
     Case("tournament-leave-get", url("tournaments:leave", tournament(1)), signed_in(405)),
     Case("tournament-start-get", url("tournaments:start", tournament(1)), signed_in(405)),
     Case("tournament-cancel-get", url("tournaments:cancel", tournament(1)), signed_in(405)),
-    # A player's profile (issue 34): anyone signed in; the games and reviews on it are the viewer's to see.
+    # A player's profile: anyone signed in; the games and reviews on it are the viewer's to see.
     Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
     Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
     Case("challenge-get", url("players:challenge", lambda w: ["bob"]), signed_in(405)),
@@ -803,7 +803,7 @@ def ws_expected(role: str, game_name: str, message: str) -> str:
     if role == "anonymous":
         return "close 4401"
     if game_name in GROUP_GAMES and role in NON_MEMBERS:
-        return "close 4404"  # as for a missing game, staff included (issue 31)
+        return "close 4404"  # as for a missing game, staff included
     answers = {
         "ping": "pong",
         "sync": "snapshot",

@@ -204,7 +204,7 @@ def test_sign_up_and_group_chat_fail_open_while_redis_is_down(
     make_user, own_redis, limits_on, settings, fault
 ):
     """docs/RELIABILITY.md: every rate limit fails open (logged) while its cache is down, so that an
-    outage of Redis stops no sign-up and no chat (issue 31, defect 7)."""
+    outage of Redis stops no sign-up and no chat."""
     limits_on(own_redis)
     client = Client(REMOTE_ADDR="203.0.113.31", raise_request_exception=False)
     assert sign_up(client, "before").status_code == 302
@@ -361,7 +361,7 @@ async def listen_until(tabs: list[Tab], seq: int, wait: float, ping_every: float
 async def test_a_broadcast_lost_to_redis_reaches_every_socket_once_redis_is_back(
     make_user, daphne, own_redis
 ):
-    """Issue 31, defect 2: moves made while Redis is stopped (SIGTERM), and right after it started
+    """Moves made while Redis is stopped (SIGTERM), and right after it started
     again, are stored and acked, and every other socket (the next player's, a spectator's, on either
     of two server processes) reaches the stored game without a later move, a ping or a sync of its
     own."""

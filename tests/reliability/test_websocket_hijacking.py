@@ -5,7 +5,7 @@ Origin header tells. config.asgi wraps every socket in config.websocket_origin.S
 the session authentication (UserMiddlewareStack): these tests go through config.asgi.application itself,
 and once through a real daphne to see the handshake refused on the wire. The rule is Django's CSRF rule
 for forms: the Origin must be the site's own, whole (scheme, host and port as the connection has them, no
-userinfo), or one of CSRF_TRUSTED_ORIGINS (issue 31).
+userinfo), or one of CSRF_TRUSTED_ORIGINS.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ async def test_a_socket_without_a_session_watches_nothing(world, cookie):
 
 async def test_a_session_of_an_outsider_cannot_watch_a_group_game(world):
     cookie = await database_sync_to_async(session_cookie)(world.users["outsider"])
-    # Refused as a missing game is: a private game shows nothing of itself (issue 31).
+    # Refused as a missing game is: a private game shows nothing of itself.
     assert await handshake(world.games["group"].pk, ALLOWED, cookie) == (False, 4404)
     assert (await handshake(world.games["public-farkle"].pk, ALLOWED, cookie))[0]
 

@@ -137,7 +137,7 @@ def start_worker(worker_env, request):
     def start(**extra: str) -> Worker:
         ARTIFACTS.mkdir(exist_ok=True)
         # -v 2: db_worker's own lines ("Starting worker", each task), which the default keeps quiet
-        # (issue 32), tell these tests when its loop runs.
+        # , tell these tests when its loop runs.
         log = ARTIFACTS / f"worker-faults-{request.node.name}.log"
         worker = Worker({**worker_env, **extra}, log, args=("-v", "2"))
         worker.start()

@@ -1,4 +1,4 @@
-"""Seasons (issue 35): which games count, the live table, opening, ending, deleting and closing (stored,
+"""Seasons: which games count, the live table, opening, ending, deleting and closing (stored,
 once), the notices, and who may do what."""
 
 from __future__ import annotations

@@ -858,7 +858,7 @@ def test_preview(rolled):
     assert start["scoring"] == []
 
 
-# The scoring sets a player sees before picking (issue 32, point 11): the combinations of the RULINGS
+# The scoring sets a player sees before picking: the combinations of the RULINGS
 # table in the roll, each once, best first, with the indices of one choice of those dice.
 @pytest.mark.parametrize(
     ("roll", "sets"),

@@ -209,7 +209,7 @@ def test_a_solo_resign_ends_the_game_without_a_winner(slug):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_solo_game_ends_with_its_total_and_no_win(slug):
     """Played alone, a game has nobody to beat: its last event says the total (Farkle: and the laps to
-    the goal), not a win (issue 32, point 10), though the player is its winner for the statistics."""
+    the goal), not a win, though the player is its winner for the statistics."""
     engine = rules.get(slug)
     rng = random.Random(slug)
     dice = make_dice(rng, painted=engine.dice_kind == "painted")
