@@ -119,7 +119,8 @@ def _table(slug, options, games, screened, of, populations, seconds) -> str:
         for t in THRESHOLDS:
             k, total = listed_share(screened, of, population, t)
             cells.append(f"{k}/{total} ({100 * k / total:.0f} %)")
-        lines.append(f"| {population} | {mean:.0f} | {share:.3f} | {accuracy:.1f} | " + " | ".join(cells) + " |")
+        row = f"| {population} | {mean:.0f} | {share:.3f} | {accuracy:.1f} | "
+        lines.append(row + " | ".join(cells) + " |")
     alarms = []
     for t in THRESHOLDS:
         k = sum(listed_share(screened, of, p, t)[0] for p in HONEST)
