@@ -53,6 +53,7 @@ def test_a_scripted_farkle_game_is_reviewed_with_exact_costs(user, scripted_dice
     assert (last["seq"], last["cost"], last["accuracy"]) == (5, 0, 100)
     assert last["text"] == "set aside 1 1 1 1 1 and bank 10000"
     assert review.decision_count == 2
+    assert review.best_count == 1  # the last bank cost nothing
     assert review.total_cost == pytest.approx(first["cost"], abs=1e-3)
     worth = judge.turn_worth("farkle", {"dice": 6})
     expected = (judge.decision_accuracy(first["cost"], worth) + 100) / 2
