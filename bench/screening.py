@@ -3,7 +3,8 @@ following the expert (the Hint's move: the judge's best) a share of the time, ju
 decision as the coach judges them, then screened by the site's own ``screen``.
 
 Run: ``python -m bench.screening [--players N] [--cheaters N] [--quick]``. Single process; prints the
-share of each population the screen lists at several thresholds (Markdown, for docs/BENCHMARKS.md).
+share of each population the screen lists at several thresholds (Markdown: docs/benchmarks/screening.md,
+summed up in docs/BENCHMARKS.md).
 
 Populations (per game): honest "good" and "easy" computers, and "mixed" players who each take, decision
 by decision, the expert's move with a personal chance of 0-40 %, else the good or the easy computer's

@@ -25,7 +25,7 @@ MAD_SCALE = 1.4826
 SHARE_FLOOR = 0.02
 ACCURACY_FLOOR = 1.0
 # Listed when both the share and the accuracy are this many spreads above the band's median (chosen
-# by bench/screening.py: docs/BENCHMARKS.md, "Fair-play screening").
+# by bench/screening.py: docs/benchmarks/screening.md).
 THRESHOLD = 4.0
 
 

@@ -5,6 +5,7 @@ nobody but staff sees it."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import cache
 
 import pytest
 from django.test import Client
@@ -26,6 +27,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(scope="module")
 def seeded() -> list[screening.Record]:
+    return seeded_records()
+
+
+@cache
+def seeded_records() -> list[screening.Record]:
     """Twenty good computers and one player who takes the expert's move every time, at one rating."""
     slug, options = FARKLE
     records = [record(slug, options, GAMES, f"good{i}", "good", f"screen-good-{i}") for i in range(HONEST)]
@@ -63,7 +69,7 @@ def _figures(r: screening.Record) -> tuple:
     return r.decisions, r.best, r.accuracy_sum
 
 
-def _stored(seeded, make_user, *, rated: bool = True) -> dict:
+def stored(seeded, make_user, *, rated: bool = True) -> dict:
     """The seeded figures as the site keeps them: each player's games split in five rated games of
     three seats, reviewed, with a rating of 1700."""
     users = {r.player: make_user(r.player) for r in seeded}
@@ -120,7 +126,7 @@ def _stored(seeded, make_user, *, rated: bool = True) -> dict:
 
 
 def test_the_screen_reads_the_rated_games_reviews(seeded, make_user):
-    _stored(seeded, make_user)
+    stored(seeded, make_user)
     found = services.screened_players()
     assert found["screened"] == HONEST + 1
     assert [s.record.player for s in found["listed"]] == ["cheat"]
@@ -130,12 +136,12 @@ def test_the_screen_reads_the_rated_games_reviews(seeded, make_user):
 
 
 def test_unrated_games_are_not_screened(seeded, make_user):
-    _stored(seeded, make_user, rated=False)
+    stored(seeded, make_user, rated=False)
     assert services.screened_players() == {"listed": [], "screened": 0}
 
 
 def test_the_page_is_for_staff_alone(seeded, make_user):
-    _stored(seeded, make_user)
+    stored(seeded, make_user)
     url = reverse("safety:screening")
     staff, player = Client(), Client()
     staff.force_login(make_user("rita", is_staff=True))
