@@ -131,7 +131,7 @@ def screening(request: HttpRequest) -> HttpResponse:
     rating band's (``?kind=`` one game's only), for a moderator to look into. Nothing is done to them."""
     _moderator(request)
     kind = request.GET.get("kind", "")
-    slugs = {k.slug: k.display_name(None) for k in catalogue.kinds()}
+    slugs = {k.slug: k.family_name for k in catalogue.kinds()}
     if kind and kind not in slugs:
         raise BadRequest("Unknown game.")
     found = services.screened_players(kind=kind or None)
