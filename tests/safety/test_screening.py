@@ -154,3 +154,7 @@ def test_the_page_is_for_staff_alone(seeded, make_user):
     assert staff.get(url, {"kind": "chess"}).status_code == 400
     assert player.get(url).status_code == 403
     assert Client().get(url).status_code == 302
+    german = Client(HTTP_ACCEPT_LANGUAGE="de")
+    german.force_login(make_user("rolf", is_staff=True))
+    page = german.get(url).content.decode()
+    assert "Fairplay-Prüfung" in page and "So gut wie der Experte: 100 % der Entscheidungen" in page
