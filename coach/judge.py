@@ -63,6 +63,11 @@ def game_accuracy(accuracies: list[float]) -> float | None:
     return sum(accuracies) / len(accuracies) if accuracies else None
 
 
+def best_count(decisions: list[dict]) -> int:
+    """How many of a seat's stored decisions cost nothing (their cost is rounded to 3 places)."""
+    return sum(1 for d in decisions if d["cost"] == 0)
+
+
 def judged(slug: str, state: dict, player: str, action: dict) -> bool:
     """Whether the coach judges this logged action: the player to move making a move of the game (not
     a resignation, not someone else's skip) at a point where they had a choice."""

@@ -29,6 +29,9 @@ class SeatReview(models.Model):
     kind = models.CharField(max_length=32)
     finished_at = models.DateTimeField(null=True)
     decision_count = models.PositiveIntegerField()
+    # How many of the decisions cost nothing: the expert's choice or one worth as much. Kept so that the
+    # fair-play screen (safety.screening) sums it in SQL instead of reading every decision.
+    best_count = models.PositiveIntegerField(default=0)
     total_cost = models.FloatField()
     accuracy = models.FloatField(null=True, help_text="None when the player had no decision.")
     decisions = models.JSONField(default=list)

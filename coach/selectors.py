@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import Count, F, FloatField, Sum
+
 from coach.models import Review, SeatReview
 from games import i18n, rules
 from games.access import watchable
@@ -147,3 +149,22 @@ def accuracy_trend(user, viewer=None, limit: int = TREND_GAMES) -> dict:
     ]
     mean = sum(row[4] for row in rows) / len(rows) if rows else None
     return {"points": points, "mean": mean}
+
+
+def judged_totals(*, since, games) -> list[dict]:
+    """Per person and game kind, their reviewed decisions in ``games`` (a query of game ids) that
+    ended since ``since``: {"user_id", "username", "kind", "games", "decisions", "best",
+    "accuracy_sum"} (``best``: the decisions that cost nothing; ``accuracy_sum``: the decisions'
+    accuracies added up, from each game's mean). One query, aggregated in SQL."""
+    rows = (
+        SeatReview.objects.filter(finished_at__gte=since, decision_count__gt=0, seat__game__in=games)
+        .values("user_id", "user__username", "kind")
+        .annotate(
+            games=Count("pk"),
+            decisions=Sum("decision_count"),
+            best=Sum("best_count"),
+            accuracy_sum=Sum(F("accuracy") * F("decision_count"), output_field=FloatField()),
+        )
+        .order_by("user_id", "kind")
+    )
+    return [{**row, "username": row.pop("user__username")} for row in rows]

@@ -112,6 +112,7 @@ def _seat_review(review: Review, seat, game: Game, judged: list[dict]) -> SeatRe
         kind=game.kind,
         finished_at=game.finished_at,
         decision_count=len(judged),
+        best_count=judge.best_count(judged),
         # Expected points only: a decision judged by the chance of winning has its cost in percent.
         total_cost=round(sum(d["cost"] for d in judged if d.get("measure", "points") == "points"), 3),
         accuracy=None if accuracy is None else round(accuracy, 2),

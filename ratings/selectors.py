@@ -149,3 +149,20 @@ def changes_of(user, game_ids) -> dict[int, dict]:
             user=user, game_id__in=list(game_ids)
         ).values_list("game_id", "display_before", "display_after", "provisional")
     }
+
+
+def rated_game_ids():
+    """The games that changed ratings, as a query of their ids (for other apps' filters)."""
+    return RatingChange.objects.values("game_id")
+
+
+def display_by_game(user_ids) -> dict[tuple[int, str], int]:
+    """(user id, game slug) -> the player's rating at that game: the highest of its variants'
+    (Farkle to 3000 and to 10,000 are one game to the fair-play screen). One query."""
+    out: dict[tuple[int, str], int] = {}
+    for user_id, key, display in Rating.objects.filter(user_id__in=user_ids).values_list(
+        "user_id", "kind", "display"
+    ):
+        slug = key.partition(":")[0]
+        out[(user_id, slug)] = max(display, out.get((user_id, slug), display))
+    return out

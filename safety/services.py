@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.sockets import end_sockets
 from chat import services as chat
 from chat.models import Message
+from coach import selectors as reviews
 from games.access import can_watch
 from games.errors import BadRequest, Forbidden, NotFound, RateLimited
 from games.models import Game
@@ -28,6 +29,8 @@ from infra.params import storable
 from notices import services as notices
 from pairing.models import Block
 from pairing.services import seek_leave
+from ratings import selectors as ratings
+from safety import screening
 from safety.models import TEXT_MAX, Decision, Report
 
 
@@ -214,3 +217,32 @@ def player_file(username) -> dict:
     )
     decisions = list(Decision.objects.filter(player=player).select_related("moderator"))
     return {"player": player, "reports": reports, "decisions": decisions}
+
+
+# The fair-play screen reads this far back: long enough for the many games it asks for.
+SCREEN_DAYS = 180
+
+
+def screened_players(*, kind: str | None = None, now=None) -> dict:
+    """The fair-play screen over the rated games of the last SCREEN_DAYS days (safety.screening):
+    {"listed": the people it lists, farthest first, "screened": how many it compared}; ``kind``: one
+    game's only. It lists; it does nothing to anyone."""
+    since = (now or timezone.now()) - timedelta(days=SCREEN_DAYS)
+    rows = reviews.judged_totals(since=since, games=ratings.rated_game_ids())
+    if kind:
+        rows = [row for row in rows if row["kind"] == kind]
+    rating = ratings.display_by_game({row["user_id"] for row in rows})
+    records = [
+        screening.Record(
+            player=row["username"],
+            kind=row["kind"],
+            rating=rating.get((row["user_id"], row["kind"])),
+            games=row["games"],
+            decisions=row["decisions"],
+            best=row["best"],
+            accuracy_sum=row["accuracy_sum"] or 0.0,
+        )
+        for row in rows
+    ]
+    screened = screening.screen(records)
+    return {"listed": [s for s in screened if s.listed], "screened": len(screened)}

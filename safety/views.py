@@ -1,5 +1,5 @@
 """Reporting a player (/safety/report/<name>/), muting one (/safety/mute/<name>/), and the moderators'
-pages (/safety/moderation/)."""
+pages (/safety/moderation/, the fair-play screen at /safety/screening/)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games import catalogue
 from games.errors import Forbidden, GameError, NotFound, RateLimited
 from infra.params import next_or, query_id
 from safety import services
@@ -122,3 +123,26 @@ def moderation_player(request: HttpRequest, username: str) -> HttpResponse:
         else:
             status = 400
     return render(request, "safety/player.html", {**file, "form": form}, status=status)
+
+
+@login_required
+def screening(request: HttpRequest) -> HttpResponse:
+    """The fair-play screen: the people whose rated play is far closer to the expert's than their
+    rating band's (``?kind=`` one game's only), for a moderator to look into. Nothing is done to them."""
+    _moderator(request)
+    kind = request.GET.get("kind", "")
+    slugs = {k.slug: k.family_name for k in catalogue.kinds()}
+    if kind and kind not in slugs:
+        raise BadRequest("Unknown game.")
+    found = services.screened_players(kind=kind or None)
+    listed = [
+        {
+            "s": s,
+            "game": slugs.get(s.record.kind, s.record.kind),
+            "share": round(100 * s.record.share),
+            "share_median": round(100 * s.share_median),
+        }
+        for s in found["listed"]
+    ]
+    context = {**found, "listed": listed, "kind": kind, "kinds": sorted(slugs.items())}
+    return render(request, "safety/screening.html", context)

@@ -17,6 +17,7 @@ from tests.browser.helpers import off_loop
 from tests.browser.test_site_ui import DESKTOP, PHONE, open_as  # noqa: F401 - open_as is a fixture
 from tests.e2e.axe import axe_violations
 from tests.factories import started_farkle_pair
+from tests.safety.test_screening import seeded_records, stored
 
 SHOTS_DIR = SHOTS / "safety"
 
@@ -108,3 +109,15 @@ def test_the_profile_and_moderation_pages_look_right(open_as, make_user, device,
     m = open_as(rita, device, scheme)
     m.goto("/safety/moderation/bob/")
     shot(m, f"moderation-player-{size}-{scheme}")
+
+
+@pytest.mark.parametrize(("device", "size"), [(DESKTOP, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_fair_play_screen_looks_right(open_as, make_user, device, size, scheme):  # noqa: F811
+    off_loop(stored, seeded_records(), make_user)
+    m = open_as(make_user("rita", is_staff=True), device, scheme)
+    m.goto("/safety/moderation/")
+    m.locator("#screening-link").click()
+    expect(m.locator('#screened-players li[data-player="cheat"]')).to_be_visible()
+    expect(m.locator("#screened-players li")).to_have_count(1)
+    shot(m, f"screening-{size}-{scheme}")

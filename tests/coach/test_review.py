@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from coach import judge, services
 from coach.models import Review, SeatReview
 from games import bots, rules
 from games.bots.farkle_expert import turn_values
 from games.models import Game
+from tests.factories import UserFactory
 from tests.games.test_replays import play_out
 from tests.games.test_services import act, table
 
@@ -53,6 +56,7 @@ def test_a_scripted_farkle_game_is_reviewed_with_exact_costs(user, scripted_dice
     assert (last["seq"], last["cost"], last["accuracy"]) == (5, 0, 100)
     assert last["text"] == "set aside 1 1 1 1 1 and bank 10000"
     assert review.decision_count == 2
+    assert review.best_count == 1  # the last bank cost nothing
     assert review.total_cost == pytest.approx(first["cost"], abs=1e-3)
     worth = judge.turn_worth("farkle", {"dice": 6})
     expected = (judge.decision_accuracy(first["cost"], worth) + 100) / 2
@@ -180,3 +184,30 @@ def test_the_replay_counts_one_lap_in_the_singular(client, ann, bob, scripted_di
     client.force_login(bob)
     page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
     assert "(1 lap)" in page and "(1 laps)" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_counts_the_best_decisions_of_reviews_written_before_it():
+    executor = MigrationExecutor(connection)
+    before = [("coach", "0002_seatreview_user_finished")]
+    executor.migrate(before)
+    # The other apps' tables are as they are now: only the review's row is written as it was then.
+    user = UserFactory(username="ann")
+    game = Game.objects.create(kind="farkle", status=Game.Status.FINISHED)
+    seat = game.seats.create(user=user, position=0)
+    review = Review.objects.create(game=game)
+    old = executor.loader.project_state(before).apps.get_model("coach", "SeatReview")
+    decisions = [{"cost": 0}, {"cost": 12.5}, {"cost": 0}]
+    old.objects.create(
+        review_id=review.pk,
+        seat_id=seat.pk,
+        user_id=user.pk,
+        kind="farkle",
+        decision_count=3,
+        total_cost=12.5,
+        decisions=decisions,
+    )
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # every app: going back took dependants with it
+    assert SeatReview.objects.get(seat_id=seat.pk).best_count == 2

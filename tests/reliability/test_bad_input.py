@@ -286,6 +286,8 @@ ROUTES: dict[str, Route] = {
     ),
     # The moderators' pages: the reported players, and one player's reports with the decision's form.
     "safety/moderation/": Route(owner="staff"),
+    # The fair-play screen, for one game (``kind``) or every game.
+    "safety/screening/": Route(owner="staff", query={"kind": "farkle"}),
     "safety/moderation/<username>/": Route(
         lambda w: {"username": "bob"}, owner="staff", form={"kind": "warn", "reason": "Be kind.", "hours": ""}
     ),

@@ -346,6 +346,7 @@ GET_CASES = [
     # The moderators' pages: the staff alone; a player is refused, a visitor sent to sign in.
     Case("moderation", url("safety:moderation"), signed_in(403, staff=200)),
     Case("moderation-player", url("safety:moderation_player", lambda w: ["bob"]), signed_in(403, staff=200)),
+    Case("screening", url("safety:screening"), signed_in(403, staff=200)),
     # The daily challenge (daily): today's page and an earlier day's for everyone signed in; a day to
     # come, or one nobody asked for, is no page; Play is POST only.
     Case("daily", url("daily:today"), signed_in(200)),
