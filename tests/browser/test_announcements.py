@@ -50,7 +50,8 @@ FARKLE = {
             "ann legte 1 5 für 150 raus (Zug: 150) und würfelte 5 5 5 2.",
             "ann legte 5 5 5 für 500 raus und schrieb 650 auf (gesamt: 650). bob ist dran.",
             "bob würfelte 2 3 4 6 2 3. Null-Runde! Du bist dran.",
-            "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden. Endstand: 1. ann, 650; 2. bob, 0.",
+            "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden."
+            " Endstand: 1. ann, 650; 2. bob, 0.",
         ],
         "bob": [
             "ann ist dran.",
@@ -58,7 +59,8 @@ FARKLE = {
             "ann legte 1 5 für 150 raus (Zug: 150) und würfelte 5 5 5 2.",
             "ann legte 5 5 5 für 500 raus und schrieb 650 auf (gesamt: 650). Du bist dran.",
             "bob würfelte 2 3 4 6 2 3. Null-Runde! ann ist dran.",
-            "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden. Endstand: 1. ann, 650; 2. bob, 0.",
+            "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden."
+            " Endstand: 1. ann, 650; 2. bob, 0.",
         ],
         "confirm": "Ja, aufgeben",
     },
@@ -103,9 +105,44 @@ def test_farkle_turns_and_the_end_are_said_in_order(make_user, play, dice, langu
     hears(p1, words["ann"])
 
 
+def _card_lines(turn_of: dict, rolled, held, full_house, bob_rolled, quintzee) -> list[str]:
+    """ann's turn and bob's as one reader hears them: the moves, and whose turn it is when it passes."""
+    return [
+        turn_of["ann"],
+        rolled,
+        held,
+        f"{full_house} {turn_of['bob']}",
+        bob_rolled,
+        f"{quintzee} {turn_of['ann']}",
+    ]
+
+
+_CARD_EN = (
+    "ann rolled 2, 3, 2, 5, 5.",
+    "ann held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
+    "ann scored 25 in Full House, column 3. It goes to column 3, the right-most empty Full House box.",
+    "bob rolled 6, 6, 6, 6, 6.",
+    "bob scored 50 in Quintzee, column 3. It goes to column 3, the right-most empty Quintzee box.",
+)
+_CARD_DE = (
+    "ann würfelte 2, 3, 2, 5, 5.",
+    "ann hielt 4 Würfel fest und würfelte noch einmal: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
+    "ann trug 25 bei Full House ein, Spalte 3."
+    " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Full House.",
+    "bob würfelte 6, 6, 6, 6, 6.",
+    "bob trug 50 bei Quintzee ein, Spalte 3."
+    " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Quintzee.",
+)
+# Each reader hears the same moves; only whose turn it is differs ("your turn" on one's own page).
 CARDS = {
-    "en": {"ann": ["PROBE"], "bob": ["PROBE"]},
-    "de": {"ann": ["PROBE"], "bob": ["PROBE"]},
+    "en": {
+        "ann": _card_lines({"ann": "It is your turn.", "bob": "It is bob's turn."}, *_CARD_EN),
+        "bob": _card_lines({"ann": "It is ann's turn.", "bob": "It is your turn."}, *_CARD_EN),
+    },
+    "de": {
+        "ann": _card_lines({"ann": "Du bist dran.", "bob": "bob ist dran."}, *_CARD_DE),
+        "bob": _card_lines({"ann": "ann ist dran.", "bob": "Du bist dran."}, *_CARD_DE),
+    },
 }
 
 
@@ -117,6 +154,7 @@ def test_card_game_turns_are_said_in_order(make_user, play, dice, language):  # 
     dice([2, 3, 2, 5, 5], [2], [6, 6, 6, 6, 6])
     p1, p2 = play(ann, game), play(bob, game)
     hears(p1, words["ann"][:1])
+    hears(p2, words["bob"][:1])
 
     # ann's whole turn: a roll, four dice held and one rolled again, a Full House scored.
     p1.click("#roll-button")
