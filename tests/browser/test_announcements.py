@@ -23,13 +23,15 @@ def hears(page: Page, lines: list[str]) -> None:
     expect(said(page)).to_have_text(lines)
 
 
+# One's own moves are said as "You ...", everyone else's by name; whose turn it is follows a move that
+# passes it.
 FARKLE = {
     "en": {
         "ann": [
             "It is your turn.",
-            "ann rolled 1 5 2 3 6 6.",
-            "ann set aside 1 5 for 150 (turn: 150) and rolled 5 5 5 2.",
-            "ann set aside 5 5 5 for 500 and banked 650 (total: 650). It is bob's turn.",
+            "You rolled 1 5 2 3 6 6.",
+            "You set aside 1 5 for 150 (turn: 150) and rolled 5 5 5 2.",
+            "You set aside 5 5 5 for 500 and banked 650 (total: 650). It is bob's turn.",
             "bob rolled 2 3 4 6 2 3. Farkle! It is your turn.",
             "bob resigned. The game is over: ann wins after 2 laps. Final scores: 1. ann, 650; 2. bob, 0.",
         ],
@@ -38,17 +40,17 @@ FARKLE = {
             "ann rolled 1 5 2 3 6 6.",
             "ann set aside 1 5 for 150 (turn: 150) and rolled 5 5 5 2.",
             "ann set aside 5 5 5 for 500 and banked 650 (total: 650). It is your turn.",
-            "bob rolled 2 3 4 6 2 3. Farkle! It is ann's turn.",
-            "bob resigned. The game is over: ann wins after 2 laps. Final scores: 1. ann, 650; 2. bob, 0.",
+            "You rolled 2 3 4 6 2 3. Farkle! It is ann's turn.",
+            "You resigned. The game is over: ann wins after 2 laps. Final scores: 1. ann, 650; 2. bob, 0.",
         ],
         "confirm": "Yes, resign",
     },
     "de": {
         "ann": [
             "Du bist dran.",
-            "ann würfelte 1 5 2 3 6 6.",
-            "ann legte 1 5 für 150 raus (Zug: 150) und würfelte 5 5 5 2.",
-            "ann legte 5 5 5 für 500 raus und schrieb 650 auf (gesamt: 650). bob ist dran.",
+            "Du hast 1 5 2 3 6 6 gewürfelt.",
+            "Du hast 1 5 für 150 rausgelegt (Zug: 150) und 5 5 5 2 gewürfelt.",
+            "Du hast 5 5 5 für 500 rausgelegt und 650 aufgeschrieben (gesamt: 650). bob ist dran.",
             "bob würfelte 2 3 4 6 2 3. Null-Runde! Du bist dran.",
             "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden."
             " Endstand: 1. ann, 650; 2. bob, 0.",
@@ -58,8 +60,8 @@ FARKLE = {
             "ann würfelte 1 5 2 3 6 6.",
             "ann legte 1 5 für 150 raus (Zug: 150) und würfelte 5 5 5 2.",
             "ann legte 5 5 5 für 500 raus und schrieb 650 auf (gesamt: 650). Du bist dran.",
-            "bob würfelte 2 3 4 6 2 3. Null-Runde! ann ist dran.",
-            "bob hat aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden."
+            "Du hast 2 3 4 6 2 3 gewürfelt. Null-Runde! ann ist dran.",
+            "Du hast aufgegeben. Das Spiel ist aus: ann gewinnt nach 2 Runden."
             " Endstand: 1. ann, 650; 2. bob, 0.",
         ],
         "confirm": "Ja, aufgeben",
@@ -105,43 +107,50 @@ def test_farkle_turns_and_the_end_are_said_in_order(make_user, play, dice, langu
     hears(p1, words["ann"])
 
 
-def _card_lines(turn_of: dict, rolled, held, full_house, bob_rolled, quintzee) -> list[str]:
-    """ann's turn and bob's as one reader hears them: the moves, and whose turn it is when it passes."""
-    return [
-        turn_of["ann"],
-        rolled,
-        held,
-        f"{full_house} {turn_of['bob']}",
-        bob_rolled,
-        f"{quintzee} {turn_of['ann']}",
-    ]
-
-
-_CARD_EN = (
-    "ann rolled 2, 3, 2, 5, 5.",
-    "ann held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
-    "ann scored 25 in Full House, column 3. It goes to column 3, the right-most empty Full House box.",
-    "bob rolled 6, 6, 6, 6, 6.",
-    "bob scored 50 in Quintzee, column 3. It goes to column 3, the right-most empty Quintzee box.",
-)
-_CARD_DE = (
-    "ann würfelte 2, 3, 2, 5, 5.",
-    "ann hielt 4 Würfel fest und würfelte noch einmal: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
-    "ann trug 25 bei Full House ein, Spalte 3."
-    " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Full House.",
-    "bob würfelte 6, 6, 6, 6, 6.",
-    "bob trug 50 bei Quintzee ein, Spalte 3."
-    " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Quintzee.",
-)
-# Each reader hears the same moves; only whose turn it is differs ("your turn" on one's own page).
 CARDS = {
     "en": {
-        "ann": _card_lines({"ann": "It is your turn.", "bob": "It is bob's turn."}, *_CARD_EN),
-        "bob": _card_lines({"ann": "It is ann's turn.", "bob": "It is your turn."}, *_CARD_EN),
+        "ann": [
+            "It is your turn.",
+            "You rolled 2, 3, 2, 5, 5.",
+            "You held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
+            "You scored 25 in Full House, column 3."
+            " It goes to column 3, the right-most empty Full House box. It is bob's turn.",
+            "bob rolled 6, 6, 6, 6, 6.",
+            "bob scored 50 in Quintzee, column 3."
+            " It goes to column 3, the right-most empty Quintzee box. It is your turn.",
+        ],
+        "bob": [
+            "It is ann's turn.",
+            "ann rolled 2, 3, 2, 5, 5.",
+            "ann held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
+            "ann scored 25 in Full House, column 3."
+            " It goes to column 3, the right-most empty Full House box. It is your turn.",
+            "You rolled 6, 6, 6, 6, 6.",
+            "You scored 50 in Quintzee, column 3."
+            " It goes to column 3, the right-most empty Quintzee box. It is ann's turn.",
+        ],
     },
     "de": {
-        "ann": _card_lines({"ann": "Du bist dran.", "bob": "bob ist dran."}, *_CARD_DE),
-        "bob": _card_lines({"ann": "ann ist dran.", "bob": "Du bist dran."}, *_CARD_DE),
+        "ann": [
+            "Du bist dran.",
+            "Du hast 2, 3, 2, 5, 5 gewürfelt.",
+            "Du hast 4 Würfel festgehalten und noch einmal gewürfelt: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
+            "Du hast 25 bei Full House eingetragen, Spalte 3."
+            " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Full House. bob ist dran.",
+            "bob würfelte 6, 6, 6, 6, 6.",
+            "bob trug 50 bei Quintzee ein, Spalte 3."
+            " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Quintzee. Du bist dran.",
+        ],
+        "bob": [
+            "ann ist dran.",
+            "ann würfelte 2, 3, 2, 5, 5.",
+            "ann hielt 4 Würfel fest und würfelte noch einmal: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
+            "ann trug 25 bei Full House ein, Spalte 3."
+            " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Full House. Du bist dran.",
+            "Du hast 6, 6, 6, 6, 6 gewürfelt.",
+            "Du hast 50 bei Quintzee eingetragen, Spalte 3."
+            " Es kommt in Spalte 3, das am weitesten rechts liegende freie Feld Quintzee. ann ist dran.",
+        ],
     },
 }
 

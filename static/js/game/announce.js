@@ -8,11 +8,33 @@
 // that brings several moves at once says one summary line instead of replaying them.
 
 import { h } from './dom.js';
-import { eventText, fmt, gettext, ngettext, number } from '../i18n.js';
+import { eventText, fmt, gettext, ngettext, number, say } from '../i18n.js';
 
 // Enough lines to read back the last few moves; older ones are removed (not announced: additions only).
 const KEEP_LINES = 12;
-const OVER = new Set(['finished', 'abandoned', 'aborted']);
+
+// The reader's own moves in the second person ("You rolled 2, 3, 2, 5, 5."): the engine's messages in
+// which the reader is the player who acts (its `player` parameter), said the reader's way.
+const YOURS = {
+  rolled: () => gettext('You rolled %(dice)s.'),
+  resigned: () => gettext('You resigned.'),
+  'farkle.kept': () => gettext('You set aside %(kept)s for %(value)s (turn: %(turn)s) and rolled %(dice)s.'),
+  'farkle.hot_dice': () => gettext('You set aside %(kept)s for %(value)s (turn: %(turn)s): hot dice! You rolled all %(count)s dice again: %(dice)s.'),
+  'farkle.banked': () => gettext('You set aside %(kept)s for %(value)s and banked %(points)s (total: %(total)s).'),
+  'farkle.goal': () => gettext('You reached the goal of %(goal)s.'),
+  'card.held': ({ count }) => ngettext('You held %(count)s die and rolled again: %(dice)s (roll %(roll)s of %(rolls)s).',
+    'You held %(count)s dice and rolled again: %(dice)s (roll %(roll)s of %(rolls)s).', count),
+  'card.rerolled': () => gettext('You rolled all five dice again: %(dice)s (roll %(roll)s of %(rolls)s).'),
+  'card.scored': () => gettext('You scored %(points)s in %(label)s.'),
+  'card.scored_column': () => gettext('You scored %(points)s in %(label)s, column %(column)s.'),
+  'yahtzee.wasted': () => gettext('You wasted the turn: %(label)s, column %(column)s.'),
+};
+
+// An event's sentence for this reader: their own moves as "You ...", everyone else's by name.
+function sentence(result, me) {
+  if (!result?.msg?.length || !me) return eventText(result);
+  return result.msg.map((part) => say([part], part.params?.player === me ? YOURS : {})).join(' ');
+}
 
 export class Announcer {
   constructor() {
@@ -34,7 +56,7 @@ export class Announcer {
     if (this.said === null || event.seq <= this.said) return;
     if (event.seq > this.said + 1) return this.#catchUp(client);
     this.said = event.seq;
-    this.#say(event.seq, [eventText(event.result), this.#turnWords(client), this.#placesWords(client)]);
+    this.#say(event.seq, [sentence(event.result, client.me), this.#turnWords(client), this.#placesWords(client)]);
   }
 
   #snapshot(client) {
@@ -55,7 +77,7 @@ export class Announcer {
     if (missed <= 0) return;
     const only = missed === 1 ? client.log.get(seq) : null;
     this.said = seq;
-    const what = only ? eventText(only.result)
+    const what = only ? sentence(only.result, client.me)
       : fmt(ngettext('Caught up: %(count)s move while you were away.', 'Caught up: %(count)s moves while you were away.', missed), { count: number(missed) });
     this.#say(seq, [what, this.#turnWords(client, { always: true }), this.#placesWords(client)]);
   }
@@ -70,10 +92,11 @@ export class Announcer {
     return s.current === client.me ? gettext('It is your turn.') : fmt(gettext("It is %(player)s's turn."), { player: s.current });
   }
 
-  // Once the game is over: the places, best first (players with the same total share a place).
+  // Once the game is finished: the places, best first (players with the same total share a place). An
+  // abandoned or aborted game ranks nobody (docs/ratings.md).
   #placesWords(client) {
     const s = client.state;
-    if (!s || !OVER.has(client.status) || client.status === 'abandoned') return '';
+    if (!s || client.status !== 'finished') return '';
     const score = (p) => client.scores[p] ?? 0;
     const order = [...s.players].sort((a, b) => score(b) - score(a));
     const places = order.map((p) => {
