@@ -1,6 +1,7 @@
 """What a game says aloud (static/js/game/announce.js): the lines of the page's polite live region, read
-as text and in order, in English and in German, for a whole turn of one's own and one of an opponent's;
-the end with its places; and a reconnect's catch-up said in one sentence rather than replayed."""
+as text and in order, in English and in German, for a whole turn of one's own and one of an opponent's
+in each of the five games; Farkle's end with its places; and a reconnect's catch-up said in one sentence
+rather than replayed."""
 
 from __future__ import annotations
 
@@ -221,3 +222,171 @@ def test_a_reconnect_says_what_was_missed_in_one_sentence(make_user, play, dice,
     # The sync that follows the reconnect brings the same moves for the log: nothing is said again.
     p1.wait_for_timeout(500)
     hears(p1, [*before, CATCH_UP[language]])
+
+
+TURN = {
+    "en": {"you": "It is your turn.", "ann": "It is ann's turn.", "bob": "It is bob's turn."},
+    "de": {"you": "Du bist dran.", "ann": "ann ist dran.", "bob": "bob ist dran."},
+}
+
+# The other card games: the dice of ann's two rolls and bob's one, the boxes they score, and each move as
+# another reader hears it (by name) and as its player hears it ("You ..."), in each language.
+OTHER_CARD_GAMES = {
+    "quintzee": {
+        "dice": ([2, 3, 2, 5, 5], [2], [6, 6, 6, 6, 6]),
+        "hold": (1, 3, 4, 5),
+        "boxes": (("full_house", 0), ("quintzee", 0)),
+        "en": {
+            "theirs": (
+                "ann rolled 2, 3, 2, 5, 5.",
+                "ann held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
+                "ann scored 25 in Full House.",
+                "bob rolled 6, 6, 6, 6, 6.",
+                "bob scored 50 in Quintzee.",
+            ),
+            "yours": (
+                "You rolled 2, 3, 2, 5, 5.",
+                "You held 4 dice and rolled again: 2, 2, 2, 5, 5 (roll 2 of 3).",
+                "You scored 25 in Full House.",
+                "You rolled 6, 6, 6, 6, 6.",
+                "You scored 50 in Quintzee.",
+            ),
+        },
+        "de": {
+            "theirs": (
+                "ann würfelte 2, 3, 2, 5, 5.",
+                "ann hielt 4 Würfel fest und würfelte noch einmal: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
+                "ann trug 25 bei Full House ein.",
+                "bob würfelte 6, 6, 6, 6, 6.",
+                "bob trug 50 bei Quintzee ein.",
+            ),
+            "yours": (
+                "Du hast 2, 3, 2, 5, 5 gewürfelt.",
+                "Du hast 4 Würfel festgehalten und noch einmal gewürfelt: 2, 2, 2, 5, 5 (Wurf 2 von 3).",
+                "Du hast 25 bei Full House eingetragen.",
+                "Du hast 6, 6, 6, 6, 6 gewürfelt.",
+                "Du hast 50 bei Quintzee eingetragen.",
+            ),
+        },
+    },
+    "triple-yahtzee-99": {
+        "dice": ([3, 3, 3, 4, 1], [4], [6, 6, 6, 6, 6]),
+        "hold": (1, 2, 3, 4),
+        "boxes": (("three_of_a_kind", 1), ("yahtzee", 2)),
+        "en": {
+            "theirs": (
+                "ann rolled 3, 3, 3, 4, 1.",
+                "ann held 4 dice and rolled again: 3, 3, 3, 4, 4 (roll 2 of 3).",
+                "ann scored 17 in 3 of a Kind, column 1.",
+                "bob rolled 6, 6, 6, 6, 6.",
+                "bob scored 75 in Yahtzee, column 2.",
+            ),
+            "yours": (
+                "You rolled 3, 3, 3, 4, 1.",
+                "You held 4 dice and rolled again: 3, 3, 3, 4, 4 (roll 2 of 3).",
+                "You scored 17 in 3 of a Kind, column 1.",
+                "You rolled 6, 6, 6, 6, 6.",
+                "You scored 75 in Yahtzee, column 2.",
+            ),
+        },
+        "de": {
+            "theirs": (
+                "ann würfelte 3, 3, 3, 4, 1.",
+                "ann hielt 4 Würfel fest und würfelte noch einmal: 3, 3, 3, 4, 4 (Wurf 2 von 3).",
+                "ann trug 17 bei Dreierpasch ein, Spalte 1.",
+                "bob würfelte 6, 6, 6, 6, 6.",
+                "bob trug 75 bei Yahtzee ein, Spalte 2.",
+            ),
+            "yours": (
+                "Du hast 3, 3, 3, 4, 1 gewürfelt.",
+                "Du hast 4 Würfel festgehalten und noch einmal gewürfelt: 3, 3, 3, 4, 4 (Wurf 2 von 3).",
+                "Du hast 17 bei Dreierpasch eingetragen, Spalte 1.",
+                "Du hast 6, 6, 6, 6, 6 gewürfelt.",
+                "Du hast 75 bei Yahtzee eingetragen, Spalte 2.",
+            ),
+        },
+    },
+    "painted-dicez": {
+        "dice": (
+            [[1, "blue"], [2, "red"], [3, "pink"], [4, "green"], [6, "green"]],
+            [[5, "yellow"]],
+            [[6, "red"]] * 5,
+        ),
+        "hold": (1, 2, 3, 4),
+        "boxes": (("rainbow", 0), ("reds", 0)),
+        "en": {
+            "theirs": (
+                "ann rolled blue 1, red 2, pink 3, green 4, green 6.",
+                "ann held 4 dice and rolled again: blue 1, red 2, pink 3, green 4, yellow 5 (roll 2 of 3).",
+                "ann scored 40 in Rainbow.",
+                "bob rolled red 6, red 6, red 6, red 6, red 6.",
+                "bob scored 30 in Reds.",
+            ),
+            "yours": (
+                "You rolled blue 1, red 2, pink 3, green 4, green 6.",
+                "You held 4 dice and rolled again: blue 1, red 2, pink 3, green 4, yellow 5 (roll 2 of 3).",
+                "You scored 40 in Rainbow.",
+                "You rolled red 6, red 6, red 6, red 6, red 6.",
+                "You scored 30 in Reds.",
+            ),
+        },
+        "de": {
+            "theirs": (
+                "ann würfelte blau 1, rot 2, rosa 3, grün 4, grün 6.",
+                "ann hielt 4 Würfel fest und würfelte noch einmal: blau 1, rot 2, rosa 3, grün 4, gelb 5"
+                " (Wurf 2 von 3).",
+                "ann trug 40 bei Regenbogen ein.",
+                "bob würfelte rot 6, rot 6, rot 6, rot 6, rot 6.",
+                "bob trug 30 bei Rote ein.",
+            ),
+            "yours": (
+                "Du hast blau 1, rot 2, rosa 3, grün 4, grün 6 gewürfelt.",
+                "Du hast 4 Würfel festgehalten und noch einmal gewürfelt:"
+                " blau 1, rot 2, rosa 3, grün 4, gelb 5 (Wurf 2 von 3).",
+                "Du hast 40 bei Regenbogen eingetragen.",
+                "Du hast rot 6, rot 6, rot 6, rot 6, rot 6 gewürfelt.",
+                "Du hast 30 bei Rote eingetragen.",
+            ),
+        },
+    },
+}
+
+
+def _heard(reader: str, theirs: tuple, yours: tuple, turn: dict) -> list[str]:
+    """ann's turn (three moves) and bob's (two) as ``reader`` hears them."""
+    ann = yours if reader == "ann" else theirs
+    bob = yours if reader == "bob" else theirs
+    whose = {p: turn["you"] if p == reader else turn[p] for p in ("ann", "bob")}
+    return [whose["ann"], ann[0], ann[1], f"{ann[2]} {whose['bob']}", bob[3], f"{bob[4]} {whose['ann']}"]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("kind", list(OTHER_CARD_GAMES))
+def test_the_other_card_games_are_said_in_order(make_user, play, dice, kind, language):  # noqa: F811
+    game_words = OTHER_CARD_GAMES[kind]
+    words = game_words[language]
+    ann, bob = make_user("ann", language=language), make_user("bob", language=language)
+    game = start_game(kind, ann, bob)
+    dice(*game_words["dice"])
+    p1, p2 = play(ann, game), play(bob, game)
+    lines = {
+        reader: _heard(reader, words["theirs"], words["yours"], TURN[language]) for reader in ("ann", "bob")
+    }
+    first, second = game_words["boxes"]
+
+    p1.click("#roll-button")
+    hears(p1, lines["ann"][:2])
+    for n in game_words["hold"]:
+        die(p1, n).click()
+    p1.click("#roll-button")
+    hears(p1, lines["ann"][:3])
+    cell(p1, *first).click()
+    p1.locator("#score-button").click()
+    hears(p2, lines["bob"][:4])
+
+    p2.click("#roll-button")
+    hears(p2, lines["bob"][:5])
+    cell(p2, *second).click()
+    p2.locator("#score-button").click()
+    hears(p2, lines["bob"])
+    hears(p1, lines["ann"])
