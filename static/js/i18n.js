@@ -80,17 +80,20 @@ export function diceWords(dice) {
   return dice.join(' ');
 }
 
-function one({ code, params = {} }) {
+// `own`: templates by code, each a function of the raw parameters giving the template (already in the
+// reader's language) to say a message in instead of the engine's, or nothing to keep the engine's.
+function one({ code, params = {} }, own = {}) {
   const entry = catalogue.messages[code];
   if (entry === undefined) return '';
   const shown = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, param(k, v)]));
-  const template = typeof entry === 'string' ? gettext(entry) : ngettext(entry[0], entry[1], params[entry[2]]);
+  const template = own[code]?.(params)
+    ?? (typeof entry === 'string' ? gettext(entry) : ngettext(entry[0], entry[1], params[entry[2]]));
   return fmt(template, shown);
 }
 
-/** A list of engine messages (an event's `msg`) as one text. */
-export function say(parts) {
-  return parts.map(one).join(' ');
+/** A list of engine messages (an event's `msg`) as one text; `own` as for one message, above. */
+export function say(parts, own = {}) {
+  return parts.map((part) => one(part, own)).join(' ');
 }
 
 /** An event's sentence; one stored before events had codes keeps its English text. */

@@ -10,6 +10,7 @@ import { actionItems, computerTag, endPanel, logItem, nextGameNotice, playerItem
 import { bindKeys } from './keyboard.js';
 import { ChatPanel } from './chat.js';
 import { HintPanel } from './coach.js';
+import { Announcer } from './announce.js';
 import { viewModule } from './views.js';
 import { randomSeed } from '../fair-seed.js';
 import { eventText, fmt, gettext, gettext_noop } from '../i18n.js';
@@ -141,6 +142,8 @@ export class GameApp {
       return;
     }
     if (!this.view && c.game) this.#chooseView();
+    // Said first: a screen reader hears the move as soon as it is here, before the page is redrawn.
+    this.announcer.changed(c, why, message);
     if (why === 'event' || why === 'snapshot') this.movedAt = Date.now();
     if (why === 'event') this.#effects(message);
     if (why === 'event' && message.fair_dice?.server_seed) this.#revealSeed(message.fair_dice.server_seed);
@@ -286,6 +289,7 @@ export class GameApp {
         : {},
     });
     this.hints = this.root.dataset.hint === 'true' ? new HintPanel(this.client) : null;
+    this.announcer = new Announcer();
     this.dom = {
       conn: el('g-conn', 'p', { class: 'g-conn', role: 'status' }),
       next: el('g-next', 'div', { class: 'g-next' }),
@@ -309,13 +313,14 @@ export class GameApp {
       beside: el('g-beside', 'div', { class: 'g-beside' }),
       players: el('g-players', 'ul', { class: 'g-players' }),
       actions: el('g-actions', 'div', { class: 'g-actions' }),
-      // Focusable, so that a keyboard can scroll it; the live region (role=log) is its wrapper: a list stays a list.
+      // Focusable, so that a keyboard can scroll it. Not a live region: the announcements (announce.js) say
+      // each move once, in a sentence of their own.
       log: el('g-log', 'ol', { class: 'g-log', tabindex: '0', 'aria-labelledby': 'g-log-title' }),
       keys: h('p', { class: 'g-keys muted' }),
     });
     const d = this.dom;
     fill(this.root,
-      d.conn, d.next,
+      d.conn, d.next, this.announcer.el,
       h('div', { class: 'g-layout' },
         h('section', { class: 'g-play', 'aria-label': gettext('Table') },
           d.end, d.turn, d.worker, d.last,
@@ -328,7 +333,7 @@ export class GameApp {
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-players-title' },
             h('h2', { id: 'g-players-title' }, gettext('Players')), d.players, d.actions),
           h('section', { class: 'g-panel', 'aria-labelledby': 'g-log-title' },
-            h('h2', { id: 'g-log-title' }, gettext('Game log')), h('div', { role: 'log' }, d.log)),
+            h('h2', { id: 'g-log-title' }, gettext('Game log')), d.log),
           this.chat.el,
           d.keys)));
   }
@@ -540,7 +545,7 @@ export class GameApp {
     const list = this.dom.log;
     const prefix = this.logShown.length <= seqs.length && this.logShown.every((seq, i) => seqs[i] === seq);
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    // Appending keeps the role=log region announcing only the new lines.
+    // Appending keeps the list's scroll position and focus while it grows.
     if (prefix) list.append(...entries.slice(this.logShown.length).map(logItem));
     else fill(list, entries.map(logItem));
     const placeholder = list.querySelector('li:not([data-seq])');
