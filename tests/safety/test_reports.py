@@ -13,13 +13,14 @@ from django.urls import reverse
 
 from chat import services as chat
 from games.errors import BadRequest, NotFound, RateLimited
+from games.tables import services as tables
 from groups import services as groups
 from notices.models import Notice
 from pairing import services as pairing
 from pairing.models import Block
 from safety import services
 from safety.models import TEXT_MAX, Report
-from tests.factories import started_farkle_pair
+from tests.factories import GameFactory, started_farkle_pair
 
 pytestmark = pytest.mark.django_db
 
@@ -251,3 +252,28 @@ def test_the_reported_player_never_learns_who_reported_them(make_user):
     # The reporter's own download has the report they made.
     mine = json.loads(_client(ann).get(reverse("account_data")).content)
     assert [row["text"] for row in mine["safety.Report.reporter"]] == ["insults"]
+
+
+def test_a_finished_games_replay_links_to_a_report_of_each_other_person_at_it(make_user):
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    game = GameFactory(creator=ann, players=[bob], computers=1, moved=True, rated=False)
+    for player in (ann, bob):
+        tables.game_apply_action(
+            game_id=game.pk, user=player, client_id=f"resign-{player.pk}", action={"type": "resign"}
+        )
+    client = Client()
+    client.force_login(ann)
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    link = f'href="/safety/report/bob/?game={game.pk}&amp;next=%2Fgames%2F{game.pk}%2Freplay%2F"'
+    assert 'id="report-game"' in page and link in page
+    assert "/safety/report/ann/" not in page and "/safety/report/computer" not in page
+    form = client.get(f"/safety/report/bob/?game={game.pk}")
+    assert form.status_code == 200 and f'name="game" value="{game.pk}"' in form.content.decode()
+    # A spectator reports either player; a solo game's replay has no one to report.
+    client.force_login(cy)
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "/safety/report/ann/" in page and "/safety/report/bob/" in page
+    solo = GameFactory(creator=ann, moved=False)
+    tables.game_apply_action(game_id=solo.pk, user=ann, client_id="solo-resign", action={"type": "resign"})
+    client.force_login(ann)
+    assert 'id="report-game"' not in client.get(reverse("games:replay", args=[solo.pk])).content.decode()
