@@ -401,7 +401,9 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "review": coach_selectors.replay_review(game),
         # The people at the table the reader may report for this game (safety: a report of a game).
         "reportable": [
-            s.user.username for s in seats if s.user and not s.user.is_computer and s.user.pk != request.user.pk
+            s.user.username
+            for s in seats
+            if s.user and not s.user.is_computer and s.user.pk != request.user.pk
         ],
     }
     return render(request, "games/replay.html", context)
