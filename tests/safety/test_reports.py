@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from chat import services as chat
-from games.errors import BadRequest, NotFound, RateLimited
+from games.errors import BadRequest, Forbidden, NotFound, RateLimited
 from games.tables import services as tables
 from groups import services as groups
 from notices.models import Notice
 from pairing import services as pairing
 from pairing.models import Block
+from play.challenge import challenge_create
 from safety import services
 from safety.models import TEXT_MAX, Report
 from tests.factories import GameFactory, started_farkle_pair
@@ -277,3 +278,17 @@ def test_a_finished_games_replay_links_to_a_report_of_each_other_person_at_it(ma
     tables.game_apply_action(game_id=solo.pk, user=ann, client_id="solo-resign", action={"type": "resign"})
     client.force_login(ann)
     assert 'id="report-game"' not in client.get(reverse("games:replay", args=[solo.pk])).content.decode()
+
+
+def test_after_a_report_neither_player_can_challenge_the_other(make_user):
+    _game_id, ann, bob, message = _table_message(make_user)
+    services.report(reporter=ann, username="bob", reason="chat", text="rude", message_id=message.pk)
+    with pytest.raises(Forbidden) as theirs:
+        challenge_create(challenger=bob, username="ann", kind="farkle")
+    with pytest.raises(Forbidden) as hers:
+        challenge_create(challenger=ann, username="bob", kind="farkle")
+    # Nothing tells bob that a report made the block: he reads what any blocked player reads.
+    assert (theirs.value.message, hers.value.message) == (
+        "ann does not take challenges from you.",
+        "You blocked bob: unblock them to challenge them.",
+    )
