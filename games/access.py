@@ -1,7 +1,8 @@
 """Who may see a game: the one rule, as a query condition (``watchable``) and as a test of one game
 (``can_watch``) that is that same condition, so that no page, socket, list or figure decides otherwise.
 
-- a public game: anyone signed in;
+- a public game: anyone signed in; once it is over, anyone, a visitor without an account too (its
+  replay and export are public pages, the shared link of a game);
 - a private game (a group's, Game.private, fixed at its creation): the current members of its group;
   once the group is deleted, its players alone (deleting the group never opens its games to more
   people). A member removed from the group sees none of its games any more, seat or not;
@@ -80,9 +81,9 @@ def watchable(user, via: str = "") -> Q:
     """The games ``user`` may see, as a condition on a query of games, or of rows that lead to one
     through ``via`` ("game" for seats, "seat__game" for a seat's review). Exists, not joins: a row
     is never repeated by the membership or the seat that lets it through."""
-    if not user.is_authenticated:
-        return Q(pk__in=[])
     field = f"{via}__" if via else ""
+    if not user.is_authenticated:
+        return Q(**{f"{field}private": False, f"{field}status__in": Game.OVER})
     game_pk = f"{via}_id" if via else "pk"
     player = Exists(Seat.objects.filter(game_id=OuterRef(game_pk), user=user))
     visible = Q(**{f"{field}private": False}) | (Q(**{f"{field}group__isnull": True}) & Q(player))
@@ -94,7 +95,7 @@ def watchable(user, via: str = "") -> Q:
 def can_watch(game: Game, user) -> bool:
     """Whether ``user`` may see ``game`` (its page, socket, replay, chat): ``watchable`` for one game."""
     if not user.is_authenticated:
-        return False
+        return not game.private and game.status in Game.OVER  # watchable's visitor's, without a query
     if not game.private:
         return True  # the first alternative of watchable, without a query
     return Game.objects.filter(watchable(user), pk=game.pk).exists()

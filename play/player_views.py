@@ -8,6 +8,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -372,23 +373,35 @@ def highscores_json(request: HttpRequest) -> JsonResponse:
     return JsonResponse(high_scores(**args))
 
 
-@login_required
+def _game_to_read(request: HttpRequest, game_id: int) -> Game | HttpResponse:
+    """The game ``game_id`` if the reader may see it (games.access: a finished public game is anyone's,
+    signed in or not); else the way on: a visitor asking for a public game still being played is sent
+    to sign in; any other game the reader may not see is missing (404), telling nothing of it."""
+    game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
+    if can_watch(game, request.user):
+        return game
+    if not request.user.is_authenticated and not game.private:
+        return redirect_to_login(request.get_full_path())
+    raise Http404("No such game.")
+
+
 def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game as one JSON document (games.results.export), for tools/check_dice.py and anyone's own
     checker; the server seed is in it once the game is over."""
-    game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
-    if not can_watch(game, request.user):
-        raise Http404("No such game.")
+    game = _game_to_read(request, game_id)
+    if isinstance(game, HttpResponse):
+        return game
     response = JsonResponse(export.game_export(game), json_dumps_params={"ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="dicehall-game-{game.pk}.json"'
     return response
 
 
-@login_required
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("group", "creator"), pk=game_id)
-    if not can_watch(game, request.user):
-        raise Http404("No such game.")
+    """A game move by move, with the coach's review; a finished public game's is a public page. The
+    table's chat is shown to the site's players only."""
+    game = _game_to_read(request, game_id)
+    if isinstance(game, HttpResponse):
+        return game
     if game.status not in Game.OVER:
         return render(request, "games/replay_pending.html", {"game": game}, status=409)
     seats = list(game.seats.select_related("user").order_by("position"))
@@ -397,13 +410,16 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "seats": seats,
         "replay": replay,
-        "chat": chat_selectors.for_replay(game.pk, request.user),
+        "chat": chat_selectors.for_replay(game.pk, request.user) if request.user.is_authenticated else [],
         "review": coach_selectors.replay_review(game),
         # The people at the table the reader may report for this game (safety: a report of a game).
         "reportable": [
             s.user.username
             for s in seats
-            if s.user and not s.user.is_computer and s.user.pk != request.user.pk
+            if request.user.is_authenticated
+            and s.user
+            and not s.user.is_computer
+            and s.user.pk != request.user.pk
         ],
     }
     return render(request, "games/replay.html", context)

@@ -134,13 +134,16 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The game's page, which is also its invitation link: signed out, the invitation to a public game.
+    """The game's page, which is also its invitation link: signed out, the invitation to a public game
+    (once it is over, its replay, a public page).
     A private game is told apart from a missing one by nobody who may not see it: signed out, both send
     to the sign-in; signed in, both are 404 (games.access)."""
     game = Game.objects.select_related("creator", "group", "reserved_for").filter(pk=game_id).first()
     if not request.user.is_authenticated:
         if game is None or game.private:
             return redirect_to_login(request.get_full_path())
+        if game.is_over:  # a public page: the game move by move
+            return redirect("games:replay", game_id=game.pk)
         return _invitation(request, game)
     if game is None or not services.can_watch(game, request.user):
         raise Http404("No such game.")

@@ -169,7 +169,12 @@ GET_CASES = [
     Case("detail-group", url("games:detail", game("group")), members(200, 404)),
     Case("detail-group-open", url("games:detail", game("group-open")), members(200, 404)),
     Case("detail-open", url("games:detail", game("open")), roles(200)),
-    Case("detail-finished", url("games:detail", game("finished")), roles(200)),
+    # Signed out, a finished public game's link is its replay, a public page.
+    Case(
+        "detail-finished",
+        url("games:detail", game("finished")),
+        roles(200, anonymous=Go("games:replay", game("finished"), None)),
+    ),
     Case("detail-missing", path("/games/999999/"), signed_in(404)),
     Case("join-get", url("games:join", game("open")), signed_in(405)),
     Case("leave-get", url("games:leave", game("open")), signed_in(405)),
@@ -182,15 +187,17 @@ GET_CASES = [
     Case("computers-missing", path("/games/999999/computers/"), signed_in(404)),
     Case("add-computer-get", url("games:add_computer", game("open")), signed_in(405)),
     Case("remove-computer-get", url("games:remove_computer", game("open")), signed_in(405)),
-    Case("replay-finished", url("games:replay", game("finished")), signed_in(200)),
+    # A finished public game's replay and export are public pages; a private game is missing to a
+    # visitor as to an outsider; a public game still played asks the visitor to sign in.
+    Case("replay-finished", url("games:replay", game("finished")), roles(200)),
     Case("replay-playing", url("games:replay", game("public-farkle")), signed_in(409)),
-    Case("replay-group", url("games:replay", game("group")), members(409, 404)),
-    Case("replay-missing", path("/games/999999/replay/"), signed_in(404)),
+    Case("replay-group", url("games:replay", game("group")), members(409, 404, anonymous=404)),
+    Case("replay-missing", path("/games/999999/replay/"), roles(404)),
     # The JSON export: whoever may watch the game (the server seed is in it once the game is over).
-    Case("export-finished", url("games:export", game("finished")), signed_in(200)),
+    Case("export-finished", url("games:export", game("finished")), roles(200)),
     Case("export-playing", url("games:export", game("public-farkle")), signed_in(200)),
-    Case("export-group", url("games:export", game("group")), members(200, 404)),
-    Case("export-missing", path("/games/999999/export.json"), signed_in(404)),
+    Case("export-group", url("games:export", game("group")), members(200, 404, anonymous=404)),
+    Case("export-missing", path("/games/999999/export.json"), roles(404)),
     Case("client-seed-get", url("games:client_seed", game("open")), signed_in(405)),
     Case("rules", url("games:rules", lambda w: ["triple-quintzee"]), roles(200)),
     Case("rules-unknown", path("/games/chess/rules/"), roles(404)),
