@@ -108,10 +108,17 @@ def _no_games(name: str, stats: dict) -> str:
     return sentence % {"name": name}
 
 
-@login_required
+def _viewer_groups(request: HttpRequest):
+    """The reader's groups, which narrow a list to one of them (none for a visitor)."""
+    return (
+        request.user.dice_groups.order_by("name") if request.user.is_authenticated else Group.objects.none()
+    )
+
+
 def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's profile: their ratings, latest games, accuracy, the groups the viewer shares with
-    them, and (another person's) the challenge and block buttons."""
+    them, and (another person's) the challenge and block buttons. A public page: a visitor reads what
+    any stranger signed in reads of it, the games among it those anyone may see (games.access)."""
     if "kind" in request.GET:
         # The statistics were at this address before the profile: links to them still work.
         target = reverse("players:stats", args=[username])
@@ -121,7 +128,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
 
 def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 200) -> HttpResponse:
     viewer = request.user
-    other_person = player.pk != viewer.pk and not player.is_computer
+    other_person = viewer.is_authenticated and player.pk != viewer.pk and not player.is_computer
     blocked = other_person and is_blocked(viewer, player)
     # Nor may a player the other blocked challenge them: the form is not shown either way round.
     blocked_by = other_person and not blocked and is_blocked(player, viewer)
@@ -136,7 +143,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "ratings": [_rating_entry(row) for row in rating_selectors.player_ratings(player)],
         "games": games,
         "accuracy": coach_selectors.accuracy_trend(player, viewer=viewer),
-        "groups": group_selectors.in_common(viewer, player),
+        "groups": group_selectors.in_common(viewer, player) if viewer.is_authenticated else [],
         "other_person": other_person,
         "blocked": blocked,
         "following": following,
@@ -203,7 +210,6 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("players:profile", username=player.username)
 
 
-@login_required
 def stats_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = _kind(request)
@@ -265,7 +271,6 @@ def stats_json(request: HttpRequest, username: str) -> JsonResponse:
     return JsonResponse({"player": player.username, **stats, "shown": shown})
 
 
-@login_required
 def history_page(request: HttpRequest, username: str) -> HttpResponse:
     player = _player(username)
     kind = request.GET.get("kind") or None
@@ -274,7 +279,7 @@ def history_page(request: HttpRequest, username: str) -> HttpResponse:
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
         raise Http404("No such period.")
-    groups = list(request.user.dice_groups.order_by("name"))
+    groups = list(_viewer_groups(request))
     # Only one of the viewer's groups narrows the list; another group is no filter.
     group_id = query_id(request, "group")
     if not any(g.pk == group_id for g in groups):
@@ -321,11 +326,10 @@ def _board_args(request: HttpRequest) -> dict:
     }
 
 
-@login_required
 def highscores_page(request: HttpRequest) -> HttpResponse:
     args = _board_args(request)
     board = shown_board(**args)
-    groups = request.user.dice_groups.order_by("name")
+    groups = _viewer_groups(request)
     return render(
         request,
         "players/highscores.html",
@@ -333,10 +337,9 @@ def highscores_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
 def ratings_page(request: HttpRequest) -> HttpResponse:
     """The rating list of one kind (Farkle: of one goal): people only, active ones only, global or
-    among the members of one of the viewer's groups."""
+    among the members of one of the viewer's groups. A public page (a visitor's: the global list)."""
     kind = _kind(request)
     variant = _variant(request, kind)
     group_id = query_id(request, "group")
@@ -357,10 +360,12 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             "name": kind.display_name(variant),
             "entries": entries,
             # The viewer's own row below the list only when the list does not hold it already.
-            "mine": None if listed else rating_selectors.rating_of(request.user, key),
+            "mine": None
+            if listed or not request.user.is_authenticated
+            else rating_selectors.rating_of(request.user, key),
             "computers": rating_selectors.computer_ratings(key),
             "group": group,
-            "groups": request.user.dice_groups.order_by("name"),
+            "groups": _viewer_groups(request),
             "kinds": catalogue.kinds(),
             "active_days": rating_selectors.ACTIVE_DAYS,
         },

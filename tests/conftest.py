@@ -157,10 +157,11 @@ def _language_left_as_found():
     translation.deactivate()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_limits():
     """No counts of an earlier test (in-process cache only: on Redis every run has its own key prefix
-    and user ids are not reused)."""
+    and user ids are not reused). Every test's: on SQLite the ids of a test's players are those of the
+    tests before it, so a test's chat or reports counted against the next one's players."""
     from django.conf import settings
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache

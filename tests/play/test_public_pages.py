@@ -88,3 +88,27 @@ def test_the_visitors_rule_is_one_condition_for_one_game_and_for_a_query(make_us
     seen = set(Game.objects.filter(watchable(visitor)).values_list("pk", flat=True))
     assert seen == {games[0].pk}
     assert {g.pk for g in games if can_watch(g, visitor)} == seen
+
+
+def test_a_visitor_reads_profiles_statistics_history_and_lists_of_public_games_only(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    group = groups.group_create(creator=ann, name="Secret dice")
+    groups.group_add_member(group_id=group.pk, user=ann, username="bob")
+    public = _finished(ann, bob)
+    private = _finished(ann, bob, group=group)
+    visitor = Client()
+
+    profile = visitor.get(reverse("players:profile", args=["ann"])).content.decode()
+    assert 'id="visitor-note"' in profile and 'id="challenge-form"' not in profile
+    assert 'id="report-link"' not in profile and 'id="profile-groups"' not in profile
+    history = visitor.get(reverse("players:history", args=["ann"])).content.decode()
+    assert f"/games/{public.pk}/" in history and f"/games/{private.pk}/" not in history
+    assert "Secret dice" not in history + profile
+    for answer in (
+        visitor.get(reverse("players:stats", args=["ann"]), {"kind": "farkle"}),
+        visitor.get(reverse("ratings"), {"kind": "farkle"}),
+        visitor.get(reverse("highscores"), {"kind": "farkle"}),
+    ):
+        assert answer.status_code == 200 and "Secret dice" not in answer.content.decode()
+    # A group's list is its members' alone, a visitor's least of all.
+    assert visitor.get(reverse("ratings"), {"kind": "farkle", "group": group.pk}).status_code == 404

@@ -235,21 +235,22 @@ GET_CASES = [
     Case("tournament-leave-get", url("tournaments:leave", tournament(1)), signed_in(405)),
     Case("tournament-start-get", url("tournaments:start", tournament(1)), signed_in(405)),
     Case("tournament-cancel-get", url("tournaments:cancel", tournament(1)), signed_in(405)),
-    # A player's profile: anyone signed in; the games and reviews on it are the viewer's to see.
-    Case("player-profile", url("players:profile", lambda w: ["ann"]), signed_in(200)),
-    Case("player-profile-unknown", path("/players/nobody-here/"), signed_in(404)),
+    # A player's profile, statistics and history, the rating and high-score lists: public pages, a
+    # visitor's too; the games and reviews on them are the reader's to see (games.access).
+    Case("player-profile", url("players:profile", lambda w: ["ann"]), roles(200)),
+    Case("player-profile-unknown", path("/players/nobody-here/"), roles(404)),
     Case("challenge-get", url("players:challenge", lambda w: ["bob"]), signed_in(405)),
     # Following (friends): one's own list and the search for anyone signed in; following is POST only.
     Case("follow-get", url("players:follow", lambda w: ["bob"]), signed_in(405)),
     Case("following", url("players:following"), signed_in(200)),
     Case("player-search", url("players:search"), signed_in(200)),
-    Case("stats", url("players:stats", lambda w: ["ann"]), signed_in(200)),
-    Case("stats-unknown", path("/players/nobody-here/stats/"), signed_in(404)),
-    Case("history", url("players:history", lambda w: ["ann"]), signed_in(200)),
-    Case("highscores", url("highscores"), signed_in(200)),
+    Case("stats", url("players:stats", lambda w: ["ann"]), roles(200)),
+    Case("stats-unknown", path("/players/nobody-here/stats/"), roles(404)),
+    Case("history", url("players:history", lambda w: ["ann"]), roles(200)),
+    Case("highscores", url("highscores"), roles(200)),
     # The rating lists (ratings): global, and a group's only for its members.
-    Case("ratings", url("ratings"), signed_in(200)),
-    Case("ratings-group", path("/ratings/?kind=farkle&group={w.group.pk}"), members(200, 404)),
+    Case("ratings", url("ratings"), roles(200)),
+    Case("ratings-group", path("/ratings/?kind=farkle&group={w.group.pk}"), members(200, 404, anonymous=404)),
     Case("api-highscores", url("api_highscores"), signed_in(200)),
     Case("api-stats", url("api_player_stats", lambda w: ["ann"]), signed_in(200)),
     # The admin: staff only (see the module docstring for the rule).
