@@ -65,3 +65,19 @@ def test_a_visitor_opens_a_finished_games_link_and_reads_its_replay(
     expect(page.locator("#report-game")).to_have_count(0)
     assert not _overflow(page) and axe_violations(page) == []
     _shot(page, f"public-replay-{device}-{language}-{scheme}")
+
+
+@pytest.mark.parametrize(("device", "scheme"), [("desktop", "dark"), ("phone", "light")])
+def test_a_visitor_reads_a_players_profile_and_the_rating_list(open_as, make_user, device, scheme):  # noqa: F811
+    game = _finished(make_user("ann"), make_user("bob"))
+    page = open_as(None, DESKTOP if device == "desktop" else PHONE, scheme)
+    page.goto("/players/ann/")
+    expect(page.locator("#visitor-note")).to_contain_text("Sign up to challenge ann")
+    expect(page.locator(f"a[href='/games/{game.pk}/replay/']").first).to_be_attached()
+    expect(page.locator("#challenge-form")).to_have_count(0)
+    assert not _overflow(page) and axe_violations(page) == []
+    _shot(page, f"public-profile-{device}-{scheme}")
+    page.goto("/ratings/?kind=farkle")
+    expect(page.locator("h1")).to_be_visible()
+    assert not _overflow(page) and axe_violations(page) == []
+    _shot(page, f"public-ratings-{device}-{scheme}")
