@@ -201,7 +201,8 @@ def test_the_fair_dice_page_explains_and_checks_a_game_by_its_number(
     expect(result).to_have_text("There is no game 999999 that you may see.")
     watch.check()
 
-    # A visitor reads it too, and is asked to sign in to fetch a game by its number.
+    # A visitor reads it too: a finished public game is a public page, checked by its number as a
+    # player checks it; one still being played asks the visitor to sign in.
     for width, height, touch in ((1280, 800, False), (390, 844, True)):
         for scheme in ("light", "dark"):
             context = browser.new_context(
@@ -212,7 +213,11 @@ def test_the_fair_dice_page_explains_and_checks_a_game_by_its_number(
                 color_scheme=scheme,
             )
             visitor = context.new_page()
-            visitor.goto(f"/fair-dice/?game={game.pk}")
+            if (width, scheme) == (1280, "light"):
+                visitor.goto(f"/fair-dice/?game={game.pk}")
+                expect(visitor.locator("#fair-result")).to_have_attribute("data-result", "mismatch")
+                expect(visitor.locator("#fair-result")).to_contain_text(f"Roll {before + 1} does not match")
+            visitor.goto(f"/fair-dice/?game={running.pk}")
             expect(visitor.locator("#fair-result")).to_have_text(
                 "Sign in to check a game by its number, or choose a game file you downloaded."
             )
