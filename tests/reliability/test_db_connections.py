@@ -51,7 +51,7 @@ PRODUCTION = {"CONN_MAX_AGE": "60", "SERVER_GC_TUNING": "true"}
 # The soak's server saturates its process on purpose, so a page, a probe or a handshake waits for the
 # CPU as long as the machine makes it wait. The probe's bound (HEALTHZ_TIMEOUT, 1.5 s) and daphne's
 # handshake bound (5 s) are about time, which a busy machine takes away (with the other test worker
-# running browser journeys and two spinning processes, 15 of 2000 probes passed 1.5 s and 5 of 200
+# running browser journeys and four spinning processes, 15 of 2000 probes passed 1.5 s and 5 of 200
 # handshakes passed 5 s): both are 60 s here, and what counts is that nothing is refused or lost for want
 # of a connection. The pool's own wait (DB_POOL_TIMEOUT, 30 s) stays, so a starved pool still fails.
 PATIENT = {"HEALTHZ_TIMEOUT": "60"}
