@@ -151,13 +151,15 @@ def accuracy_trend(user, viewer=None, limit: int = TREND_GAMES) -> dict:
     return {"points": points, "mean": mean}
 
 
-def judged_totals(*, since, games) -> list[dict]:
-    """Per person and game kind, their reviewed decisions in ``games`` (a query of game ids) that
-    ended since ``since``: {"user_id", "username", "kind", "games", "decisions", "best",
-    "accuracy_sum"} (``best``: the decisions that cost nothing; ``accuracy_sum``: the decisions'
-    accuracies added up, from each game's mean). One query, aggregated in SQL."""
+def judged_totals(*, since, games, kind: str | None = None) -> list[dict]:
+    """Per person and game kind (``kind``: that one only), their reviewed decisions in ``games`` (a
+    query of game ids) that ended since ``since``: {"user_id", "username", "kind", "games",
+    "decisions", "best", "accuracy_sum"} (``best``: the decisions that cost nothing;
+    ``accuracy_sum``: the decisions' accuracies added up, from each game's mean). One query,
+    aggregated in SQL."""
+    reviews = SeatReview.objects.filter(finished_at__gte=since, decision_count__gt=0, seat__game__in=games)
     rows = (
-        SeatReview.objects.filter(finished_at__gte=since, decision_count__gt=0, seat__game__in=games)
+        (reviews.filter(kind=kind) if kind else reviews)
         .values("user_id", "user__username", "kind")
         .annotate(
             games=Count("pk"),

@@ -143,6 +143,11 @@ def group_page(group: Group, viewer) -> dict:
     }
 
 
+def groups_of(user):
+    """The groups ``user`` is a member of, by name (none for a visitor without an account)."""
+    return user.dice_groups.order_by("name") if user.is_authenticated else Group.objects.none()
+
+
 def in_common(viewer, player) -> list[Group]:
     """The groups both players are members of, by name (one query)."""
     if not viewer.is_authenticated:

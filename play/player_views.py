@@ -108,13 +108,6 @@ def _no_games(name: str, stats: dict) -> str:
     return sentence % {"name": name}
 
 
-def _viewer_groups(request: HttpRequest):
-    """The reader's groups, which narrow a list to one of them (none for a visitor)."""
-    return (
-        request.user.dice_groups.order_by("name") if request.user.is_authenticated else Group.objects.none()
-    )
-
-
 def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's profile: their ratings, latest games, accuracy, the groups the viewer shares with
     them, and (another person's) the challenge and block buttons. A public page: a visitor reads what
@@ -143,7 +136,7 @@ def _profile(request: HttpRequest, player, form: ChallengeForm, status: int = 20
         "ratings": [_rating_entry(row) for row in rating_selectors.player_ratings(player)],
         "games": games,
         "accuracy": coach_selectors.accuracy_trend(player, viewer=viewer),
-        "groups": group_selectors.in_common(viewer, player) if viewer.is_authenticated else [],
+        "groups": group_selectors.in_common(viewer, player),
         "other_person": other_person,
         "blocked": blocked,
         "following": following,
@@ -279,7 +272,7 @@ def history_page(request: HttpRequest, username: str) -> HttpResponse:
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
         raise Http404("No such period.")
-    groups = list(_viewer_groups(request))
+    groups = list(group_selectors.groups_of(request.user))
     # Only one of the viewer's groups narrows the list; another group is no filter.
     group_id = query_id(request, "group")
     if not any(g.pk == group_id for g in groups):
@@ -329,7 +322,7 @@ def _board_args(request: HttpRequest) -> dict:
 def highscores_page(request: HttpRequest) -> HttpResponse:
     args = _board_args(request)
     board = shown_board(**args)
-    groups = _viewer_groups(request)
+    groups = group_selectors.groups_of(request.user)
     return render(
         request,
         "players/highscores.html",
@@ -365,7 +358,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             else rating_selectors.rating_of(request.user, key),
             "computers": rating_selectors.computer_ratings(key),
             "group": group,
-            "groups": _viewer_groups(request),
+            "groups": group_selectors.groups_of(request.user),
             "kinds": catalogue.kinds(),
             "active_days": rating_selectors.ACTIVE_DAYS,
         },

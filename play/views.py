@@ -25,6 +25,7 @@ from games.models import Game
 from games.tables import lobby, services
 from games.tables.forms import AddComputerForm, GameCreateForm, RemoveComputerForm
 from groups import invites
+from groups import selectors as group_selectors
 from infra.params import query_id, query_value
 from notices.models import preferences_of
 from play import challenge
@@ -64,10 +65,6 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, rulebook.template(slug), {"kind": kind, "ex": rulebook.examples(slug)})
 
 
-def _groups_of(user):
-    return user.dice_groups.order_by("name") if user.is_authenticated else []
-
-
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
     # A link may choose the game, its seats (the home page's "Play solo now") and a group: the seats
@@ -81,7 +78,8 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "seats": seats if seats != 1 else None,
     }
     form = GameCreateForm(
-        initial={k: v for k, v in initial.items() if v is not None}, groups=_groups_of(request.user)
+        initial={k: v for k, v in initial.items() if v is not None},
+        groups=group_selectors.groups_of(request.user),
     )
     return _lobby(request, form, solo=seats == 1)
 
@@ -101,7 +99,7 @@ def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200, solo: 
 @login_required
 @require_POST
 def game_new(request: HttpRequest) -> HttpResponse:
-    groups = list(_groups_of(request.user))
+    groups = list(group_selectors.groups_of(request.user))
     form = GameCreateForm(request.POST, groups=groups)
     if not form.is_valid():
         return _lobby(request, form, status=400)

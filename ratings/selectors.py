@@ -163,6 +163,6 @@ def display_by_game(user_ids) -> dict[tuple[int, str], int]:
     for user_id, key, display in Rating.objects.filter(user_id__in=user_ids).values_list(
         "user_id", "kind", "display"
     ):
-        slug = key.partition(":")[0]
+        slug = kinds.split(key)[0].slug
         out[(user_id, slug)] = max(display, out.get((user_id, slug), display))
     return out

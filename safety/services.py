@@ -228,9 +228,7 @@ def screened_players(*, kind: str | None = None, now=None) -> dict:
     {"listed": the people it lists, farthest first, "screened": how many it compared}; ``kind``: one
     game's only. It lists; it does nothing to anyone."""
     since = (now or timezone.now()) - timedelta(days=SCREEN_DAYS)
-    rows = reviews.judged_totals(since=since, games=ratings.rated_game_ids())
-    if kind:
-        rows = [row for row in rows if row["kind"] == kind]
+    rows = reviews.judged_totals(since=since, games=ratings.rated_game_ids(), kind=kind)
     rating = ratings.display_by_game({row["user_id"] for row in rows})
     records = [
         screening.Record(
